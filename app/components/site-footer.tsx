@@ -1,0 +1,3 @@
+export function SiteFooter({ year }: { year: number }) {
+  return <footer>© {year}</footer>;
+}

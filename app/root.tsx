@@ -1,0 +1,77 @@
+import fontUrl from "@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ErrorPage } from "~/components/error-page";
+import { ScrollToTop } from "~/components/scroll-to-top";
+import { SiteFooter } from "~/components/site-footer";
+import { SiteHeader } from "~/components/site-header";
+import { env } from "~/env.server";
+import { useNonce } from "~/nonce";
+import stylesheet from "~/styles/app.css";
+
+export const links: LinksFunction = () => [
+  { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader(_: LoaderFunctionArgs) {
+  return { year: new Date().getFullYear(), siteUrl: env.SITE_URL };
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootLoaderData | undefined {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRootData();
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#7255F7" />
+        {/* Marks the document as scripted before first paint, so enhancement-only styles apply at once. */}
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }}
+        />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <SiteHeader />
+        <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+          {children}
+        </main>
+        <SiteFooter year={data?.year ?? new Date().getFullYear()} />
+        <ScrollToTop />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error)) return <ErrorPage status={error.status} />;
+  return <ErrorPage status={500} />;
+}

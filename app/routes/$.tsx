@@ -1,0 +1,21 @@
+import type { MetaFunction } from "@remix-run/node";
+import { ErrorPage } from "~/components/error-page";
+import { site } from "~/content/site";
+
+/** Every path no other route claims: a real 404 status, rendered by the root error boundary. */
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}
+
+export const meta: MetaFunction = () => [
+  { title: `Page not found — ${site.name}` },
+  { name: "robots", content: "noindex" },
+];
+
+export default function NotFoundPage() {
+  return <ErrorPage status={404} />;
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage status={404} />;
+}

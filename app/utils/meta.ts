@@ -1,0 +1,38 @@
+import type { MetaDescriptor } from "@remix-run/node";
+import { site } from "~/content/site";
+
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** Path of the page, e.g. `/privacy-policy`; joined to SITE_URL for the canonical link. */
+  path: string;
+  siteUrl: string;
+  noIndex?: boolean;
+}
+
+/** Title, description, canonical link, Open Graph and Twitter cards for one page. */
+export function buildMeta({ title, description, path, siteUrl, noIndex }: PageMeta): MetaDescriptor[] {
+  const url = `${siteUrl}${path}`;
+  const image = `${siteUrl}/og-image.png`;
+  const meta: MetaDescriptor[] = [
+    { title },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: site.name },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: url },
+    { property: "og:image", content: image },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { property: "og:image:alt", content: `${site.name}: ${site.tagline}` },
+    { property: "og:locale", content: "en_IN" },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: image },
+  ];
+  if (noIndex) meta.push({ name: "robots", content: "noindex" });
+  return meta;
+}
