@@ -2,6 +2,24 @@ import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 
+declare global {
+  interface Window {
+    __remixRouter?: { state: { location: { pathname: string; search: string } } };
+  }
+}
+
+// In-page anchors (navigation, skip link, calls to action) are the browser's to handle: it
+// scrolls and moves focus natively. Left to the router, a fragment change is a navigation
+// that fights the smooth scroll and, when it lands before hydration has finished, makes
+// React 18 abort with error #345. This listener runs before the router's.
+const initial = { pathname: window.location.pathname, search: window.location.search };
+window.addEventListener("popstate", (event) => {
+  const known = window.__remixRouter?.state.location ?? initial;
+  if (known.pathname === window.location.pathname && known.search === window.location.search) {
+    event.stopImmediatePropagation();
+  }
+});
+
 startTransition(() => {
   hydrateRoot(
     document,

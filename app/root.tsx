@@ -6,7 +6,6 @@ import {
   Meta,
   Outlet,
   Scripts,
-  ScrollRestoration,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -59,7 +58,6 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         <SiteFooter year={data?.year ?? new Date().getFullYear()} />
         <ScrollToTop />
-        <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>

@@ -1,3 +1,52 @@
+import { useLocation } from "@remix-run/react";
+import type { NavItem } from "~/content/navigation";
+import { navItems } from "~/content/navigation";
+import { useScrolledPast } from "~/hooks/use-scrolled-past";
+import { useUrlHash } from "~/hooks/use-url-hash";
+import { BrandLogo } from "./brand-logo";
+import { NavLinks } from "./nav-links";
+import { SiteMenuDrawer } from "./site-menu-drawer";
+
+/** The bar changes style once the page is scrolled more than this many pixels. */
+export const SCROLLED_THRESHOLD_PX = 50;
+
+function useActiveAnchor(onHomePage: boolean): NavItem["anchor"] | undefined {
+  const hash = useUrlHash("top");
+  if (!onHomePage) return undefined;
+  if (hash === "") return "top";
+  return navItems.find((item) => item.anchor === hash)?.anchor;
+}
+
 export function SiteHeader() {
-  return <header id="top" />;
+  const { pathname } = useLocation();
+  const onHomePage = pathname === "/";
+  const activeAnchor = useActiveAnchor(onHomePage);
+  const scrolled = useScrolledPast(SCROLLED_THRESHOLD_PX);
+
+  return (
+    <header
+      data-scrolled={scrolled ? "true" : "false"}
+      className={`sticky top-0 z-40 transition-[background-color,box-shadow] duration-200 ${
+        scrolled ? "bg-white/95 shadow-md shadow-black/5 backdrop-blur" : "bg-white"
+      }`}
+    >
+      <a
+        href="#main"
+        className="sr-only rounded-full bg-primary px-5 py-3 font-semibold text-white focus:not-sr-only focus:absolute focus:top-3 focus:left-3 focus:z-50"
+      >
+        Skip to content
+      </a>
+      <div
+        className={`mx-auto flex max-w-7xl items-center justify-between px-6 transition-[height] duration-200 ${
+          scrolled ? "h-16" : "h-18"
+        }`}
+      >
+        <BrandLogo />
+        <nav aria-label="Main" className="max-nav:hidden">
+          <NavLinks layout="bar" onHomePage={onHomePage} activeAnchor={activeAnchor} />
+        </nav>
+        <SiteMenuDrawer onHomePage={onHomePage} activeAnchor={activeAnchor} />
+      </div>
+    </header>
+  );
 }
