@@ -45,7 +45,7 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: "127.0.0.1",
-      NODE_ENV: process.env.E2E_NODE_ENV ?? "production",
+      NODE_ENV: "production",
       ENQUIRY_OUTBOX: `test-results/outbox-${port}.jsonl`,
       ENQUIRY_RATE_LIMIT: "0",
       SITE_URL: "https://www.nirmaan.digital",

@@ -13,7 +13,7 @@ const styles = {
   bar: {
     list: "flex items-center gap-1",
     item: "rounded-full px-4 py-2 font-semibold text-sm transition-colors hover:text-primary",
-    active: "text-primary bg-primary-soft",
+    active: "text-primary-dark bg-primary-soft",
     emphasis:
       "ml-2 rounded-full bg-primary px-5 py-2.5 font-bold text-sm text-white shadow-sm transition-colors hover:bg-primary-dark",
     emphasisActive: "ring-2 ring-primary ring-offset-2",
@@ -21,7 +21,7 @@ const styles = {
   drawer: {
     list: "flex flex-col gap-2",
     item: "block rounded-xl px-4 py-3 font-semibold text-2xl transition-colors hover:bg-primary-soft hover:text-primary",
-    active: "text-primary bg-primary-soft",
+    active: "text-primary-dark bg-primary-soft",
     emphasis:
       "mt-4 block rounded-full bg-primary px-6 py-4 text-center font-bold text-lg text-white hover:bg-primary-dark",
     emphasisActive: "ring-2 ring-primary ring-offset-2",
