@@ -18,7 +18,7 @@ interface EnquiryFormProps {
  */
 export function EnquiryForm({ token, notice, lastResult }: EnquiryFormProps) {
   return (
-    <div>
+    <div className="mt-8">
       <EnquiryNotice notice={notice} />
       <EnquiryFields key={token} token={token} lastResult={lastResult} />
     </div>
@@ -42,7 +42,7 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
       action="/?index#contact"
       {...getFormProps(form)}
       aria-label="Enquiry"
-      className="grid gap-5 sm:grid-cols-2"
+      className="grid grid-cols-12 gap-x-4 gap-y-5"
     >
       <input type="hidden" name={ENQUIRY_FIELDS.token} value={token} />
       <div className="hidden" aria-hidden="true">
@@ -57,7 +57,7 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
         />
       </div>
 
-      <Field label="Name" meta={fields.name}>
+      <Field label="Name" meta={fields.name} className="col-span-12 sm:col-span-6">
         {(control) => (
           <input
             {...control}
@@ -69,7 +69,7 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
           />
         )}
       </Field>
-      <Field label="Email" meta={fields.email}>
+      <Field label="Email" meta={fields.email} className="col-span-12 sm:col-span-6">
         {(control) => (
           <input
             {...control}
@@ -81,7 +81,11 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
           />
         )}
       </Field>
-      <Field label="Country code" meta={fields.countryCode}>
+      <Field
+        label="Country code"
+        meta={fields.countryCode}
+        className="col-span-5 tiny:col-span-4 sm:col-span-3 lg:col-span-2"
+      >
         {(control) => (
           <div className="relative">
             <span
@@ -102,7 +106,11 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
           </div>
         )}
       </Field>
-      <Field label="Phone number" meta={fields.phoneNumber}>
+      <Field
+        label="Phone number"
+        meta={fields.phoneNumber}
+        className="col-span-7 tiny:col-span-8 sm:col-span-9 lg:col-span-4"
+      >
         {(control) => (
           <input
             {...control}
@@ -115,13 +123,13 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
           />
         )}
       </Field>
-      <Field label="Message" meta={fields.message} optional className="sm:col-span-2">
+      <Field label="Message" meta={fields.message} optional className="col-span-12">
         {(control) => (
           <textarea {...control} rows={4} maxLength={MAX_LENGTH.message} className={controlClassName} />
         )}
       </Field>
 
-      <div className="sm:col-span-2">
+      <div className="col-span-12">
         <button
           type="submit"
           disabled={submitting}

@@ -16,31 +16,37 @@ export function EnquiryNotice({ notice }: { notice: Notice | null }) {
     return () => window.clearTimeout(timer);
   }, [id]);
 
-  const visible = notice !== null && notice.id !== dismissed;
-  const success = notice?.kind === "sent";
+  const shown = notice !== null && notice.id !== dismissed ? notice : null;
+  const success = shown?.kind === "sent";
   return (
-    <div role="status" aria-atomic="true">
-      {visible ? (
-        <div
-          className={`mb-6 flex items-start gap-3 rounded-lg border px-4 py-3 font-medium in-[.js]:fixed in-[.js]:inset-x-4 in-[.js]:bottom-4 in-[.js]:z-50 in-[.js]:mb-0 in-[.js]:shadow-lg in-[.js]:sm:inset-x-auto in-[.js]:sm:right-6 in-[.js]:sm:bottom-6 in-[.js]:sm:w-96 ${
-            success
-              ? "border-emerald-300 bg-emerald-50 text-emerald-900"
-              : "border-red-300 bg-red-50 text-red-900"
-          }`}
+    <div
+      className={
+        shown
+          ? `mb-6 flex items-start gap-3 rounded-lg border px-4 py-3 font-medium in-[.js]:fixed in-[.js]:inset-x-4 in-[.js]:bottom-4 in-[.js]:z-50 in-[.js]:mb-0 in-[.js]:shadow-lg in-[.js]:sm:inset-x-auto in-[.js]:sm:right-6 in-[.js]:sm:bottom-6 in-[.js]:sm:w-96 ${
+              success
+                ? "border-emerald-300 bg-emerald-50 text-emerald-900"
+                : "border-red-300 bg-red-50 text-red-900"
+            }`
+          : undefined
+      }
+    >
+      {shown ? (
+        <span aria-hidden="true" className="font-bold">
+          {success ? "✓" : "!"}
+        </span>
+      ) : null}
+      <p role="status" aria-atomic="true" className="flex-1">
+        {shown ? NOTICE_TEXT[shown.kind] : null}
+      </p>
+      {shown ? (
+        <button
+          type="button"
+          onClick={() => setDismissed(shown.id)}
+          className="-my-1 -mr-2 hidden rounded-md px-2 py-1 text-lg leading-none hover:bg-black/5 in-[.js]:inline-block"
+          aria-label="Close notice"
         >
-          <span aria-hidden="true" className="mt-0.5 font-bold">
-            {success ? "✓" : "!"}
-          </span>
-          <p className="flex-1">{NOTICE_TEXT[notice.kind]}</p>
-          <button
-            type="button"
-            onClick={() => setDismissed(notice.id)}
-            className="-my-1 -mr-2 hidden rounded-md px-2 py-1 text-lg leading-none hover:bg-black/5 in-[.js]:inline-block"
-            aria-label="Close notice"
-          >
-            ×
-          </button>
-        </div>
+          ×
+        </button>
       ) : null}
     </div>
   );

@@ -5,8 +5,8 @@ import { MAX_LENGTH } from "~/enquiry/notices";
 export const FIELD_ERRORS = {
   name: `Enter your name (up to ${MAX_LENGTH.name} characters).`,
   email: "Enter a valid e-mail address, such as name@company.com.",
-  countryCode: `Enter your country code: digits only, up to ${MAX_LENGTH.countryCode}.`,
-  phoneNumber: `Enter your phone number: digits only, up to ${MAX_LENGTH.phoneNumber}.`,
+  countryCode: `Enter a country code of up to ${MAX_LENGTH.countryCode} digits.`,
+  phoneNumber: `Enter a phone number of up to ${MAX_LENGTH.phoneNumber} digits.`,
   message: `Keep your message to ${MAX_LENGTH.message.toLocaleString("en-IN")} characters or fewer.`,
 } as const;
 
