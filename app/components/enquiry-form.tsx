@@ -1,8 +1,11 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
-import { controlClassName, Field } from "~/components/field";
+import { controlClassName, Field, fieldMeta } from "~/components/field";
 import { ENQUIRY_FIELDS, MAX_LENGTH, type Notice } from "~/enquiry/notices";
+
+const FORM_ID = "enquiry";
 
 interface EnquiryFormProps {
   /** Idempotency token of this rendered form; a new token renders a fresh, empty form. */
@@ -26,13 +29,20 @@ export function EnquiryForm({ token, notice, lastResult }: EnquiryFormProps) {
 }
 
 function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) {
-  const [form, fields] = useForm<{
-    name: string;
-    email: string;
-    countryCode: string;
-    phoneNumber: string;
-    message?: string;
-  }>({ id: "enquiry", lastResult });
+  const fields = {
+    name: fieldMeta(FORM_ID, ENQUIRY_FIELDS.name, lastResult),
+    email: fieldMeta(FORM_ID, ENQUIRY_FIELDS.email, lastResult),
+    countryCode: fieldMeta(FORM_ID, ENQUIRY_FIELDS.countryCode, lastResult),
+    phoneNumber: fieldMeta(FORM_ID, ENQUIRY_FIELDS.phoneNumber, lastResult),
+    message: fieldMeta(FORM_ID, ENQUIRY_FIELDS.message, lastResult),
+  };
+  const formRef = useRef<HTMLFormElement>(null);
+  // After an enhanced submit the server's errors arrive in place: move focus to the first
+  // invalid field, so keyboard and screen-reader users land on what needs fixing.
+  useEffect(() => {
+    if (lastResult?.status !== "error") return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [lastResult]);
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -40,7 +50,9 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
     <Form
       method="post"
       action="/?index#contact"
-      {...getFormProps(form)}
+      id={FORM_ID}
+      ref={formRef}
+      noValidate
       aria-label="Enquiry"
       className="grid grid-cols-12 gap-x-4 gap-y-5"
     >

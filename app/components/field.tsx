@@ -1,4 +1,4 @@
-import type { FieldMetadata } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 
 /** What every control inside a Field receives: its identity, kept value and error wiring. */
@@ -10,9 +10,39 @@ export interface ControlProps {
   "aria-describedby": string | undefined;
 }
 
+/** One field's share of the server's answer: its kept value and its errors. */
+export interface FieldMeta {
+  id: string;
+  name: string;
+  errorId: string;
+  initialValue: string | undefined;
+  errors: string[] | undefined;
+}
+
+/**
+ * Reads a field out of the server's Conform `SubmissionResult`. Conform's client runtime
+ * (about 11 KB gzipped) is not shipped: the server is authoritative and the form needs only
+ * the kept values and the error texts.
+ */
+export function fieldMeta(
+  formId: string,
+  name: string,
+  result: SubmissionResult<string[]> | null | undefined,
+): FieldMeta {
+  const id = `${formId}-${name}`;
+  const initial = result?.initialValue?.[name];
+  return {
+    id,
+    name,
+    errorId: `${id}-error`,
+    initialValue: typeof initial === "string" ? initial : undefined,
+    errors: result?.error?.[name] ?? undefined,
+  };
+}
+
 interface FieldProps {
   label: string;
-  meta: FieldMetadata<string | undefined>;
+  meta: FieldMeta;
   /** Marks the label as optional (fields are required unless they say so). */
   optional?: boolean;
   className?: string;
@@ -22,7 +52,6 @@ interface FieldProps {
 /** A label, one control and its error text, tied together with `aria-invalid` and `aria-describedby`. */
 export function Field({ label, meta, optional = false, className, children }: FieldProps) {
   const error = meta.errors?.[0];
-  const initial = meta.initialValue;
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1.5 block font-semibold text-ink text-sm">
@@ -32,7 +61,7 @@ export function Field({ label, meta, optional = false, className, children }: Fi
       {children({
         id: meta.id,
         name: meta.name,
-        defaultValue: typeof initial === "string" ? initial : undefined,
+        defaultValue: meta.initialValue,
         "aria-invalid": error ? true : undefined,
         "aria-describedby": error ? meta.errorId : undefined,
       })}

@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type EnquiryValues, enquiryForm, fillEnquiry, NOTICE, validEnquiry } from "../support/enquiry-page";
+import {
+  type EnquiryValues,
+  enquiryForm,
+  fillEnquiry,
+  NOTICE,
+  validEnquiry,
+  waitForHydration,
+} from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 
 // These tests use the default server: embedded outbox, no rate limit.
@@ -82,11 +89,13 @@ test.describe("with JavaScript", () => {
     baseURL,
   }) => {
     await page.goto("/");
+    await waitForHydration(page);
     const before = outboxLines(baseURL).length;
     await fillEnquiry(page, invalid);
     await enquiryForm(page).submit.click();
     await expectFlagged(page);
     await expectValues(page, invalid);
+    await expect(enquiryForm(page).name, "focus moves to the first invalid field").toBeFocused();
     const results = await new AxeBuilder({ page }).include("#contact").analyze();
     expect(results.violations).toEqual([]);
     expect(outboxLines(baseURL)).toHaveLength(before);
@@ -94,6 +103,7 @@ test.describe("with JavaScript", () => {
 
   test("an empty enquiry flags the required fields", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     await enquiryForm(page).submit.click();
     await expectFlagged(page);
   });
@@ -123,6 +133,7 @@ test.describe("with JavaScript", () => {
 
   test("the toast closes on its close button, and an error after it is announced too", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     await fillEnquiry(page, validEnquiry());
     const form = enquiryForm(page);
     await form.submit.click();
