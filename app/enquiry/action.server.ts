@@ -104,7 +104,7 @@ export async function handleEnquiry(request: Request) {
       return sentRedirect(request);
     case "limited":
       log({ outcome: "rate-limited" });
-      return reply(submission.reply(), "failed", 429, { "Retry-After": String(env.ENQUIRY_RATE_WINDOW) });
+      return reply(submission.reply(), "failed", 429);
     case "failed": {
       const misconfigured = !attempt.result.ok && attempt.result.reason === "misconfigured";
       log({ outcome: misconfigured ? "unavailable" : "failed", transport });
@@ -129,12 +129,7 @@ async function sentRedirect(request: Request) {
   return redirect(ENQUIRY_REDIRECT, { status: 303, headers: { "Set-Cookie": await setSentNotice(request) } });
 }
 
-function reply(
-  result: EnquiryActionData["result"],
-  kind: NoticeKind,
-  status: number,
-  headers?: Record<string, string>,
-) {
+function reply(result: EnquiryActionData["result"], kind: NoticeKind, status: number) {
   const payload: EnquiryActionData = { result, notice: { kind, id: newEnquiryToken() } };
-  return data(payload, { status, headers });
+  return data(payload, { status });
 }
