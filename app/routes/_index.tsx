@@ -1,10 +1,14 @@
-import type { MetaFunction } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
 import { HeroSection } from "~/components/home/hero-section";
 import { InsightsSection } from "~/components/home/insights-section";
 import { ReviewsSection } from "~/components/home/reviews-section";
 import { ServicesSection } from "~/components/home/services-section";
 import { site } from "~/content/site";
+import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
+import type { EnquiryActionData, EnquiryLoaderData } from "~/enquiry/notices";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
@@ -18,14 +22,31 @@ export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ match
   });
 };
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { enquiry, headers } = await loadEnquiry(request);
+  return data({ enquiry }, { headers });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return handleEnquiry(request);
+}
+
 export default function HomePage() {
+  const { enquiry } = useLoaderData<{ enquiry: EnquiryLoaderData }>();
+  const actionData = useActionData<EnquiryActionData>();
   return (
     <>
       <HeroSection />
       <ServicesSection />
       <ReviewsSection />
       <InsightsSection />
-      <ContactSection />
+      <ContactSection>
+        <EnquiryForm
+          token={enquiry.token}
+          notice={actionData?.notice ?? enquiry.notice}
+          lastResult={actionData?.result}
+        />
+      </ContactSection>
     </>
   );
 }

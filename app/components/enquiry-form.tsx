@@ -1,0 +1,155 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { EnquiryNotice } from "~/components/enquiry-notice";
+import { controlClassName, Field, fieldMeta } from "~/components/field";
+import { ENQUIRY_FIELDS, MAX_LENGTH, type Notice } from "~/enquiry/notices";
+
+const FORM_ID = "enquiry";
+
+interface EnquiryFormProps {
+  /** Idempotency token of this rendered form; a new token renders a fresh, empty form. */
+  token: string;
+  notice: Notice | null;
+  lastResult?: SubmissionResult<string[]> | null;
+}
+
+/**
+ * The enquiry form. It posts to the home route's action with or without JavaScript; the
+ * server validates (no schema ships to the browser) and answers with field errors, a
+ * failure, or a redirect that clears the form.
+ */
+export function EnquiryForm({ token, notice, lastResult }: EnquiryFormProps) {
+  return (
+    <div className="mt-8">
+      <EnquiryNotice notice={notice} />
+      <EnquiryFields key={token} token={token} lastResult={lastResult} />
+    </div>
+  );
+}
+
+function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) {
+  const fields = {
+    name: fieldMeta(FORM_ID, ENQUIRY_FIELDS.name, lastResult),
+    email: fieldMeta(FORM_ID, ENQUIRY_FIELDS.email, lastResult),
+    countryCode: fieldMeta(FORM_ID, ENQUIRY_FIELDS.countryCode, lastResult),
+    phoneNumber: fieldMeta(FORM_ID, ENQUIRY_FIELDS.phoneNumber, lastResult),
+    message: fieldMeta(FORM_ID, ENQUIRY_FIELDS.message, lastResult),
+  };
+  const formRef = useRef<HTMLFormElement>(null);
+  // After an enhanced submit the server's errors arrive in place: move focus to the first
+  // invalid field, so keyboard and screen-reader users land on what needs fixing.
+  useEffect(() => {
+    if (lastResult?.status !== "error") return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [lastResult]);
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+
+  return (
+    <Form
+      method="post"
+      action="/?index#contact"
+      id={FORM_ID}
+      ref={formRef}
+      noValidate
+      aria-label="Enquiry"
+      className="grid grid-cols-12 gap-x-4 gap-y-5"
+    >
+      <input type="hidden" name={ENQUIRY_FIELDS.token} value={token} />
+      <div className="hidden" aria-hidden="true">
+        <label htmlFor="enquiry-company-website">Leave this field empty</label>
+        <input
+          id="enquiry-company-website"
+          type="text"
+          name={ENQUIRY_FIELDS.honeypot}
+          defaultValue=""
+          tabIndex={-1}
+          autoComplete="off"
+        />
+      </div>
+
+      <Field label="Name" meta={fields.name} className="col-span-12 sm:col-span-6">
+        {(control) => (
+          <input
+            {...control}
+            type="text"
+            autoComplete="name"
+            maxLength={MAX_LENGTH.name}
+            required
+            className={controlClassName}
+          />
+        )}
+      </Field>
+      <Field label="Email" meta={fields.email} className="col-span-12 sm:col-span-6">
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            autoComplete="email"
+            maxLength={MAX_LENGTH.email}
+            required
+            className={controlClassName}
+          />
+        )}
+      </Field>
+      <Field
+        label="Country code"
+        meta={fields.countryCode}
+        className="col-span-5 tiny:col-span-4 sm:col-span-3 lg:col-span-2"
+      >
+        {(control) => (
+          <div className="relative">
+            <span
+              aria-hidden="true"
+              className="pointer-events-none absolute inset-y-0 left-3.5 flex items-center font-semibold text-muted"
+            >
+              +
+            </span>
+            <input
+              {...control}
+              type="text"
+              inputMode="numeric"
+              autoComplete="tel-country-code"
+              maxLength={MAX_LENGTH.countryCode}
+              required
+              className={`${controlClassName} pl-8`}
+            />
+          </div>
+        )}
+      </Field>
+      <Field
+        label="Phone number"
+        meta={fields.phoneNumber}
+        className="col-span-7 tiny:col-span-8 sm:col-span-9 lg:col-span-4"
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel-national"
+            maxLength={MAX_LENGTH.phoneNumber}
+            required
+            className={controlClassName}
+          />
+        )}
+      </Field>
+      <Field label="Message" meta={fields.message} optional className="col-span-12">
+        {(control) => (
+          <textarea {...control} rows={4} maxLength={MAX_LENGTH.message} className={controlClassName} />
+        )}
+      </Field>
+
+      <div className="col-span-12">
+        <button
+          type="submit"
+          disabled={submitting}
+          className="inline-flex min-w-36 items-center justify-center rounded-full bg-primary px-8 py-3 font-semibold text-white transition-colors hover:bg-primary-dark disabled:cursor-progress disabled:opacity-70"
+        >
+          Submit
+        </button>
+      </div>
+    </Form>
+  );
+}

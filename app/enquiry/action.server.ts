@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from "node:crypto";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "@remix-run/node";
+import { readFormBody } from "~/enquiry/body.server";
+import { setSentNotice, takeNotice } from "~/enquiry/flash.server";
+import { createIdempotencyStore } from "~/enquiry/idempotency.server";
+import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
+import {
+  ENQUIRY_FIELDS,
+  type EnquiryActionData,
+  type EnquiryLoaderData,
+  type NoticeKind,
+} from "~/enquiry/notices";
+import { clientKey, createRateLimiter } from "~/enquiry/rate-limit.server";
+import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
+import { env } from "~/env.server";
+import { mailTransport } from "~/mail/transport.server";
+import { logMailFailure, type SendResult } from "~/mail/types";
+
+/** Where the visitor lands after a successful enquiry (POST/redirect/GET). */
+export const ENQUIRY_REDIRECT = "/#contact";
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
+
+type Attempt = { kind: "sent" } | { kind: "limited" } | { kind: "failed"; result: SendResult };
+
+const limiter = createRateLimiter({
+  limit: env.ENQUIRY_RATE_LIMIT,
+  windowMs: env.ENQUIRY_RATE_WINDOW * 1000,
+});
+
+// Tokens are remembered with the content they carried: a double submit of the same form is
+// sent once, while a page served twice (say, by a cache) never swallows a different enquiry.
+const attempts = createIdempotencyStore<Attempt>({
+  keep: (attempt) => attempt.kind === "sent",
+  ttlMs: 30 * 60 * 1000,
+});
+
+export function newEnquiryToken(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+export async function loadEnquiry(
+  request: Request,
+): Promise<{ enquiry: EnquiryLoaderData; headers: Headers }> {
+  const { notice, setCookie } = await takeNotice(request);
+  const headers = new Headers();
+  if (setCookie) headers.append("Set-Cookie", setCookie);
+  return { enquiry: { token: newEnquiryToken(), notice }, headers };
+}
+
+export async function handleEnquiry(request: Request) {
+  const started = performance.now();
+  const log = (line: Omit<EnquiryLogLine, "ms">) =>
+    logEnquiry({ ...line, ms: Math.round(performance.now() - started) });
+
+  const body = await readFormBody(request);
+  if (!body.ok) {
+    log({ outcome: body.status === 413 ? "too-large" : "bad-request", reason: body.reason });
+    return reply(null, "invalid", body.status);
+  }
+  const { fields } = body;
+
+  // Bots fill every field they find, or post without the form at all: both get the
+  // success they expect, and nothing is sent.
+  const honeypot = fields.get(ENQUIRY_FIELDS.honeypot);
+  if (honeypot?.length !== 1 || honeypot[0] !== "") {
+    log({ outcome: "honeypot" });
+    return sentRedirect(request);
+  }
+
+  const form = new URLSearchParams();
+  const structural: Record<string, string[]> = {};
+  for (const name of FORM_FIELDS) {
+    const values = fields.get(name);
+    if (values?.[0] !== undefined) form.set(name, values[0]);
+    if (values?.length !== 1) structural[name] = [FIELD_ERRORS[name]];
+  }
+  const submission = parseWithZod(form, { schema: enquirySchema });
+  const token = fields.get(ENQUIRY_FIELDS.token);
+  const tokenValid = token?.length === 1 && TOKEN_PATTERN.test(token[0] ?? "");
+  if (submission.status !== "success" || Object.keys(structural).length > 0 || !tokenValid) {
+    log({
+      outcome: submission.status === "success" ? "bad-request" : "invalid",
+      reason: !tokenValid
+        ? "missing or malformed token"
+        : submission.status === "success"
+          ? "missing or repeated field"
+          : undefined,
+    });
+    return reply(submission.reply({ fieldErrors: structural }), "invalid", 400);
+  }
+
+  const enquiry = submission.value;
+  const client = clientKey(request, env.TRUST_PROXY);
+  const { result: attempt, duplicate } = await attempts.run(idempotencyKey(token[0] ?? "", enquiry), () =>
+    deliver(enquiry, client),
+  );
+  const transport = mailTransport.name;
+  switch (attempt.kind) {
+    case "sent":
+      log({ outcome: duplicate ? "duplicate" : "sent", transport });
+      return sentRedirect(request);
+    case "limited":
+      log({ outcome: "rate-limited" });
+      return reply(submission.reply(), "failed", 429);
+    case "failed": {
+      const misconfigured = !attempt.result.ok && attempt.result.reason === "misconfigured";
+      log({ outcome: misconfigured ? "unavailable" : "failed", transport });
+      return reply(submission.reply(), "failed", misconfigured ? 503 : 502);
+    }
+  }
+}
+
+async function deliver(enquiry: Enquiry, client: string): Promise<Attempt> {
+  if (!limiter.consume(client)) return { kind: "limited" };
+  const result = await mailTransport.send(enquiry);
+  if (result.ok) return { kind: "sent" };
+  logMailFailure(mailTransport.name, result);
+  return { kind: "failed", result };
+}
+
+function idempotencyKey(token: string, enquiry: Enquiry): string {
+  return createHash("sha256").update(token).update("\0").update(JSON.stringify(enquiry)).digest("base64url");
+}
+
+async function sentRedirect(request: Request) {
+  return redirect(ENQUIRY_REDIRECT, { status: 303, headers: { "Set-Cookie": await setSentNotice(request) } });
+}
+
+function reply(result: EnquiryActionData["result"], kind: NoticeKind, status: number) {
+  const payload: EnquiryActionData = { result, notice: { kind, id: newEnquiryToken() } };
+  return data(payload, { status });
+}

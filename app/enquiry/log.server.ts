@@ -1,0 +1,23 @@
+/**
+ * One JSON line per enquiry outcome. Never pass what the visitor typed (name, e-mail,
+ * phone, message): logs are not a place for personal data.
+ */
+export interface EnquiryLogLine {
+  outcome:
+    | "sent"
+    | "failed"
+    | "unavailable"
+    | "invalid"
+    | "bad-request"
+    | "too-large"
+    | "rate-limited"
+    | "honeypot"
+    | "duplicate";
+  transport?: string;
+  ms: number;
+  reason?: string;
+}
+
+export function logEnquiry(line: EnquiryLogLine): void {
+  console.log(JSON.stringify({ event: "enquiry", ...line }));
+}

@@ -1,0 +1,51 @@
+import type { SubmissionResult } from "@conform-to/react";
+
+/** The three outcomes a visitor is told about, worded exactly as the error catalogue says. */
+export const NOTICE_TEXT = {
+  sent: "Email sent successfully!",
+  invalid: "Please fill the required details.",
+  failed: "Failed to send email. Please try again.",
+} as const;
+
+export type NoticeKind = keyof typeof NOTICE_TEXT;
+
+/** A notice to show once; `id` is new for every outcome so an identical second notice shows again. */
+export interface Notice {
+  kind: NoticeKind;
+  id: string;
+}
+
+export const NOTICE_TIMEOUT_MS = 6000;
+
+/** What the home route's loader hands the enquiry form. */
+export interface EnquiryLoaderData {
+  /** Idempotency token of this rendered form: a resubmitted token is never sent twice. */
+  token: string;
+  /** The outcome of the previous POST/redirect/GET round trip, read once from a flash cookie. */
+  notice: Notice | null;
+}
+
+/** What the action returns when it does not redirect (invalid input, failure, limits). */
+export interface EnquiryActionData {
+  result: SubmissionResult<string[]> | null;
+  notice: Notice;
+}
+
+/** Field names shared by the form markup and the server. */
+export const ENQUIRY_FIELDS = {
+  name: "name",
+  email: "email",
+  countryCode: "countryCode",
+  phoneNumber: "phoneNumber",
+  message: "message",
+  honeypot: "company_website",
+  token: "idempotencyToken",
+} as const;
+
+export const MAX_LENGTH = {
+  name: 40,
+  email: 40,
+  countryCode: 3,
+  phoneNumber: 12,
+  message: 1500,
+} as const;

@@ -1,0 +1,72 @@
+import { EmailJSResponseStatus, init, send } from "@emailjs/nodejs";
+import { describeCause, type MailTransport, type SendResult, toTemplateParams } from "~/mail/types";
+
+export const EMAILJS_TIMEOUT_MS = 10_000;
+
+export interface EmailJsConfig {
+  serviceId: string;
+  templateId: string;
+  publicKey: string;
+  privateKey?: string;
+  /** Host name the SDK talks HTTPS:443 to. */
+  origin: string;
+  /** `to_name` in the template: how the e-mail addresses the agency. */
+  recipient: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends through EmailJS's Node SDK. The SDK has no timeout and rejects with an
+ * EmailJSResponseStatus, an Error or a string; every case becomes `{ ok: false }`.
+ */
+export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof send = send): MailTransport {
+  init({ origin: config.origin });
+  const timeoutMs = Math.min(config.timeoutMs ?? EMAILJS_TIMEOUT_MS, EMAILJS_TIMEOUT_MS);
+  const redact = (text: string) =>
+    config.privateKey ? text.split(config.privateKey).join("[private key]") : text;
+
+  return {
+    name: "emailjs",
+    async send(enquiry) {
+      const attempt: Promise<SendResult> = sendEmail(
+        config.serviceId,
+        config.templateId,
+        toTemplateParams(enquiry, config.recipient),
+        { publicKey: config.publicKey, privateKey: config.privateKey },
+      ).then(
+        (): SendResult => ({ ok: true }),
+        (cause: unknown): SendResult => {
+          // The SDK rejects every status but 200; the spec counts any 2xx as sent.
+          if (cause instanceof EmailJSResponseStatus && cause.status >= 200 && cause.status < 300) {
+            return { ok: true };
+          }
+          return { ok: false, reason: "rejected", detail: redact(describeRejection(cause)) };
+        },
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<SendResult>((resolve) => {
+        timer = setTimeout(
+          () =>
+            resolve({
+              ok: false,
+              reason: "timeout",
+              detail: `no answer from EmailJS within ${timeoutMs} ms`,
+            }),
+          timeoutMs,
+        );
+      });
+      try {
+        return await Promise.race([attempt, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+function describeRejection(cause: unknown): string {
+  if (cause instanceof EmailJSResponseStatus) {
+    return `EmailJS answered ${cause.status}: ${String(cause.text).slice(0, 200)}`;
+  }
+  return describeCause(cause);
+}

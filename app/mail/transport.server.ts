@@ -1,0 +1,50 @@
+import { site } from "~/content/site";
+import { type Env, env } from "~/env.server";
+import { createEmailJsTransport } from "~/mail/emailjs-transport.server";
+import { createOutboxTransport } from "~/mail/outbox-transport.server";
+import type { MailTransport } from "~/mail/types";
+
+const EMAILJS_IDS = ["EMAILJS_SERVICE_ID", "EMAILJS_TEMPLATE_ID", "EMAILJS_PUBLIC_KEY"] as const;
+
+/**
+ * EmailJS when its three ids are set; the embedded outbox when none is; otherwise the
+ * configuration is incomplete and every send fails with the generic failure notice.
+ */
+export function selectTransport(
+  config: Env,
+  log: (line: string) => void = console.log,
+  warn: (line: string) => void = console.error,
+): MailTransport {
+  const missing = EMAILJS_IDS.filter((name) => config[name] === undefined);
+  const {
+    EMAILJS_SERVICE_ID: serviceId,
+    EMAILJS_TEMPLATE_ID: templateId,
+    EMAILJS_PUBLIC_KEY: publicKey,
+  } = config;
+  if (serviceId && templateId && publicKey) {
+    log(`mail: sending enquiries through EmailJS (https://${config.EMAILJS_ORIGIN})`);
+    return createEmailJsTransport({
+      serviceId,
+      templateId,
+      publicKey,
+      privateKey: config.EMAILJS_PRIVATE_KEY,
+      origin: config.EMAILJS_ORIGIN,
+      recipient: site.enquiryRecipient,
+    });
+  }
+  if (missing.length === EMAILJS_IDS.length) {
+    log(
+      `mail: EmailJS is not configured; enquiries are appended to ${config.ENQUIRY_OUTBOX} (embedded outbox)`,
+    );
+    return createOutboxTransport({ path: config.ENQUIRY_OUTBOX, recipient: site.enquiryRecipient });
+  }
+  warn(
+    `mail: EmailJS is partly configured, missing ${missing.join(", ")}; every enquiry will fail until it is set`,
+  );
+  return {
+    name: "none",
+    send: async () => ({ ok: false, reason: "misconfigured", detail: `missing ${missing.join(", ")}` }),
+  };
+}
+
+export const mailTransport: MailTransport = selectTransport(env);

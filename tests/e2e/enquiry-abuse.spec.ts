@@ -1,0 +1,294 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  enquiryBody,
+  enquiryForm,
+  fillEnquiry,
+  NOTICE,
+  validEnquiry,
+  waitForHydration,
+} from "../support/enquiry-page";
+import { test as base, expect } from "../support/fixtures";
+import { type RunningServer, startServer } from "../support/server";
+
+const LIMIT = 2;
+
+/** The app with the embedded outbox in a folder of its own, a small budget, behind a trusted proxy. */
+const test = base.extend<
+  { outbox: () => string[] },
+  { limited: { server: RunningServer; outboxPath: string } }
+>({
+  limited: [
+    async ({}, use) => {
+      const folder = mkdtempSync(join(tmpdir(), "enquiry-abuse-"));
+      const outboxPath = join(folder, "outbox", "enquiries.jsonl");
+      const server = await startServer({
+        env: {
+          ENQUIRY_OUTBOX: outboxPath,
+          ENQUIRY_RATE_LIMIT: String(LIMIT),
+          ENQUIRY_RATE_WINDOW: "600",
+          TRUST_PROXY: "1",
+        },
+      });
+      await use({ server, outboxPath });
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+    { scope: "worker" },
+  ],
+  outbox: async ({ limited }, use) => {
+    await use(() =>
+      existsSync(limited.outboxPath) ? readFileSync(limited.outboxPath, "utf8").trimEnd().split("\n") : [],
+    );
+  },
+  baseURL: async ({ limited }, use) => use(limited.server.url),
+});
+
+let clients = 0;
+/** A fresh client address each time, so tests never share a rate-limit budget. */
+function nextClient(): string {
+  clients += 1;
+  return `198.51.100.${clients}, 10.0.0.1`;
+}
+
+const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
+
+test.describe("bodies the action refuses", () => {
+  test("a declared body over 16 KiB is answered 413 without reading it", async ({ request, outbox }) => {
+    const before = outbox().length;
+    const response = await request.post("/?index", {
+      headers: { ...FORM, "X-Forwarded-For": nextClient() },
+      data: Buffer.alloc(16 * 1024 + 1, "a"),
+    });
+    expect(response.status()).toBe(413);
+    expect(await response.text()).toContain(NOTICE.invalid);
+    expect(outbox()).toHaveLength(before);
+  });
+
+  test("a streamed body without a length is cut off past 16 KiB with 413", async ({ baseURL }) => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 1024 * 1024) return controller.close();
+        sent += 4096;
+        controller.enqueue(new Uint8Array(4096).fill(0x61));
+      },
+    });
+    const response = await fetch(`${baseURL}/?index`, {
+      method: "POST",
+      headers: FORM,
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain(NOTICE.invalid);
+  });
+
+  const valid = () => enquiryBody(validEnquiry());
+  const encode = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const cases: Array<[string, () => { headers: Record<string, string>; data: string | Buffer }]> = [
+    [
+      "a JSON body",
+      () => ({ headers: { "Content-Type": "application/json" }, data: JSON.stringify(valid()) }),
+    ],
+    ["a text body", () => ({ headers: { "Content-Type": "text/plain" }, data: encode(valid()) })],
+    [
+      "a multipart body",
+      () => ({
+        headers: { "Content-Type": "multipart/form-data; boundary=x" },
+        data: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAsha\r\n--x--\r\n',
+      }),
+    ],
+    [
+      "raw bytes that are not UTF-8",
+      () => ({ headers: FORM, data: Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3d, 0xff]) }),
+    ],
+    ["percent-escapes that are not UTF-8", () => ({ headers: FORM, data: `${encode(valid())}&name=%C3%28` })],
+    ["a repeated field", () => ({ headers: FORM, data: `${encode(valid())}&email=other%40example.in` })],
+    [
+      "a missing message field",
+      () => {
+        const { message: _message, ...rest } = valid();
+        return { headers: FORM, data: encode(rest) };
+      },
+    ],
+    [
+      "a missing token",
+      () => {
+        const { idempotencyToken: _token, ...rest } = valid();
+        return { headers: FORM, data: encode(rest) };
+      },
+    ],
+    [
+      "a malformed token",
+      () => ({ headers: FORM, data: encode({ ...valid(), idempotencyToken: "<script>" }) }),
+    ],
+    ["over-long fields", () => ({ headers: FORM, data: encode({ ...valid(), name: "n".repeat(41) }) })],
+  ];
+  for (const [label, make] of cases) {
+    test(`${label} is answered 400 with the validation notice`, async ({ request, outbox }) => {
+      const before = outbox().length;
+      const { headers, data } = make();
+      const response = await request.post("/?index", {
+        headers: { ...headers, "X-Forwarded-For": nextClient() },
+        data,
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(400);
+      expect(await response.text()).toContain(NOTICE.invalid);
+      expect(outbox()).toHaveLength(before);
+    });
+  }
+});
+
+test.describe("the honeypot", () => {
+  for (const [label, change] of [
+    ["filled", (body: Record<string, string>) => ({ ...body, company_website: "https://spam.example" })],
+    ["missing", ({ company_website: _honeypot, ...body }: Record<string, string>) => body],
+  ] as const) {
+    test(`${label}: the bot gets the success redirect and nothing is sent`, async ({
+      request,
+      outbox,
+      limited,
+    }) => {
+      const before = outbox().length;
+      const response = await request.post("/?index", {
+        headers: { "X-Forwarded-For": nextClient() },
+        form: change(enquiryBody(validEnquiry())),
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(303);
+      expect(response.headers().location).toBe("/#contact");
+      expect(outbox()).toHaveLength(before);
+      await expect.poll(() => limited.server.output()).toContain('"outcome":"honeypot"');
+    });
+  }
+});
+
+test.describe("the rate limit", () => {
+  test("a client gets ENQUIRY_RATE_LIMIT enquiries per window, then 429; others are not affected", async ({
+    request,
+    outbox,
+  }) => {
+    const client = nextClient();
+    const post = (forwardedFor: string) =>
+      request.post("/?index", {
+        headers: { "X-Forwarded-For": forwardedFor },
+        form: enquiryBody(validEnquiry()),
+        maxRedirects: 0,
+      });
+    const before = outbox().length;
+    for (let index = 0; index < LIMIT; index += 1) expect((await post(client)).status()).toBe(303);
+    const refused = await post(client);
+    expect(refused.status()).toBe(429);
+    expect(await refused.text()).toContain(NOTICE.failed);
+    expect(outbox()).toHaveLength(before + LIMIT);
+    expect((await post(nextClient())).status()).toBe(303);
+  });
+
+  for (const javaScriptEnabled of [true, false]) {
+    test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
+      test.use({ javaScriptEnabled, allowedProblems: [/^HTTP 429 /] });
+
+      test("a limited visitor sees the failure notice and keeps every field", async ({ page, request }) => {
+        const client = nextClient();
+        for (let index = 0; index < LIMIT; index += 1) {
+          await request.post("/?index", {
+            headers: { "X-Forwarded-For": client },
+            form: enquiryBody(validEnquiry()),
+            maxRedirects: 0,
+          });
+        }
+        await page.setExtraHTTPHeaders({ "X-Forwarded-For": client });
+        await page.goto("/");
+        if (javaScriptEnabled) await waitForHydration(page);
+        const values = validEnquiry();
+        await fillEnquiry(page, values);
+        const form = enquiryForm(page);
+        const response = page.waitForResponse((candidate) => candidate.request().method() === "POST");
+        await form.submit.click();
+        expect((await response).status()).toBe(429);
+        await expect(form.notice).toHaveText(NOTICE.failed);
+        await expect(form.name).toHaveValue(values.name);
+        await expect(form.email).toHaveValue(values.email);
+        await expect(form.countryCode).toHaveValue(values.countryCode);
+        await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
+        await expect(form.message).toHaveValue(values.message);
+      });
+    });
+  }
+});
+
+test.describe("other configurations", () => {
+  test("without TRUST_PROXY a forged X-Forwarded-For never buys a fresh budget", async ({ request }) => {
+    const folder = mkdtempSync(join(tmpdir(), "enquiry-untrusted-"));
+    const server = await startServer({
+      env: { ENQUIRY_OUTBOX: join(folder, "out.jsonl"), ENQUIRY_RATE_LIMIT: "1", TRUST_PROXY: "0" },
+    });
+    try {
+      const post = (forwardedFor: string) =>
+        request.post(`${server.url}/?index`, {
+          headers: { "X-Forwarded-For": forwardedFor },
+          form: enquiryBody(validEnquiry()),
+          maxRedirects: 0,
+        });
+      expect((await post("203.0.113.1")).status()).toBe(303);
+      expect((await post("203.0.113.2")).status()).toBe(429);
+    } finally {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("with no EmailJS settings, enquiries land in ./data/enquiries.jsonl and start-up says so", async ({
+    request,
+  }) => {
+    const folder = mkdtempSync(join(tmpdir(), "enquiry-default-"));
+    const root = process.cwd();
+    const server = await startServer({
+      cwd: folder,
+      command: [
+        process.execPath,
+        join(root, "node_modules/@remix-run/serve/dist/cli.js"),
+        join(root, "build/index.js"),
+      ],
+    });
+    try {
+      expect(server.output()).toContain("enquiries are appended to ./data/enquiries.jsonl (embedded outbox)");
+      const values = validEnquiry();
+      const response = await request.post(`${server.url}/?index`, {
+        form: enquiryBody(values),
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(303);
+      const lines = readFileSync(join(folder, "data", "enquiries.jsonl"), "utf8")
+        .trimEnd()
+        .split("\n");
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? "")).toMatchObject({ ...values, from_name: values.name });
+    } finally {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("a partial EmailJS configuration is logged by name and every enquiry fails with 503", async ({
+    request,
+  }) => {
+    const server = await startServer({
+      env: { EMAILJS_SERVICE_ID: "service_only", ENQUIRY_RATE_LIMIT: "0" },
+    });
+    try {
+      expect(server.output()).toContain("missing EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY");
+      const response = await request.post(`${server.url}/?index`, {
+        form: enquiryBody(validEnquiry()),
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(503);
+      expect(await response.text()).toContain(NOTICE.failed);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,183 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import {
+  type EnquiryValues,
+  enquiryForm,
+  fillEnquiry,
+  NOTICE,
+  validEnquiry,
+  waitForHydration,
+} from "../support/enquiry-page";
+import { expect, test } from "../support/fixtures";
+
+// These tests use the default server: embedded outbox, no rate limit.
+
+function outboxLines(baseURL: string | undefined): Array<Record<string, string>> {
+  const port = new URL(baseURL ?? "").port;
+  try {
+    return readFileSync(join(process.cwd(), "test-results", `outbox-${port}.jsonl`), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
+}
+
+const invalid: EnquiryValues = {
+  name: "   ",
+  email: "a@b.c",
+  countryCode: "abc",
+  phoneNumber: "12-34",
+  message: "Still here after the round trip",
+};
+
+async function expectFlagged(page: Parameters<typeof enquiryForm>[0]) {
+  const form = enquiryForm(page);
+  for (const field of [form.name, form.email, form.countryCode, form.phoneNumber]) {
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    const describedBy = await field.getAttribute("aria-describedby");
+    expect(describedBy).toBeTruthy();
+    await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(/\S/);
+  }
+  await expect(form.message).not.toHaveAttribute("aria-invalid", "true");
+  await expect(form.notice).toHaveText(NOTICE.invalid);
+}
+
+async function expectValues(page: Parameters<typeof enquiryForm>[0], values: EnquiryValues) {
+  const form = enquiryForm(page);
+  await expect(form.name).toHaveValue(values.name);
+  await expect(form.email).toHaveValue(values.email);
+  await expect(form.countryCode).toHaveValue(values.countryCode);
+  await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
+  await expect(form.message).toHaveValue(values.message);
+}
+
+test("the form has labelled fields with the right limits and no accessibility violations", async ({
+  page,
+}) => {
+  await page.goto("/#contact");
+  const form = enquiryForm(page);
+  await expect(form.form).toHaveAttribute("method", "post");
+  await expect(form.form).toHaveAttribute("action", /^\/\?index/);
+  for (const [field, name, maxLength] of [
+    [form.name, "name", "40"],
+    [form.email, "email", "40"],
+    [form.countryCode, "countryCode", "3"],
+    [form.phoneNumber, "phoneNumber", "12"],
+    [form.message, "message", "1500"],
+  ] as const) {
+    await expect(field).toHaveAttribute("name", name);
+    await expect(field).toHaveAttribute("maxlength", maxLength);
+    await expect(field).toBeEmpty();
+  }
+  await expect(form.countryCode).toHaveAttribute("inputmode", "numeric");
+  await expect(form.countryCode.locator("xpath=..")).toContainText("+");
+  await expect(form.message).toHaveAttribute("rows", "4");
+  await expect(form.submit).toHaveText("Submit");
+  await expect(form.notice).toBeEmpty();
+  const results = await new AxeBuilder({ page }).include("#contact").analyze();
+  expect(results.violations).toEqual([]);
+});
+
+test.describe("with JavaScript", () => {
+  test.use({ allowedProblems: [/^HTTP 400 /] });
+
+  test("an invalid enquiry flags every invalid field, shows the notice and keeps what was typed", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    const before = outboxLines(baseURL).length;
+    await fillEnquiry(page, invalid);
+    await enquiryForm(page).submit.click();
+    await expectFlagged(page);
+    await expectValues(page, invalid);
+    await expect(enquiryForm(page).name, "focus moves to the first invalid field").toBeFocused();
+    const results = await new AxeBuilder({ page }).include("#contact").analyze();
+    expect(results.violations).toEqual([]);
+    expect(outboxLines(baseURL)).toHaveLength(before);
+  });
+
+  test("an empty enquiry flags the required fields", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    await enquiryForm(page).submit.click();
+    await expectFlagged(page);
+  });
+
+  test("a valid enquiry is sent, the form clears and the toast hides after 6 s", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/");
+    const values = validEnquiry();
+    await fillEnquiry(page, values);
+    const form = enquiryForm(page);
+    await form.submit.click();
+    await expect(form.notice).toHaveText(NOTICE.sent);
+    const shownAt = Date.now();
+    await expectValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
+    const line = outboxLines(baseURL).find((entry) => entry.name === values.name);
+    expect(line).toMatchObject({ ...values, from_name: values.name, to_name: "Nirmaan Digital team" });
+    expect(Date.parse(line?.receivedAt ?? "")).not.toBeNaN();
+    // A toast: it floats over the page.
+    expect(await form.notice.locator("xpath=..").evaluate((node) => getComputedStyle(node).position)).toBe(
+      "fixed",
+    );
+    await expect(form.notice).toBeEmpty({ timeout: 9_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(5_000);
+  });
+
+  test("the toast closes on its close button, and an error after it is announced too", async ({ page }) => {
+    await page.goto("/");
+    await waitForHydration(page);
+    await fillEnquiry(page, validEnquiry());
+    const form = enquiryForm(page);
+    await form.submit.click();
+    await expect(form.notice).toHaveText(NOTICE.sent);
+    await form.closeNotice.click();
+    await expect(form.notice).toBeEmpty();
+    await form.submit.click();
+    await expect(form.notice).toHaveText(NOTICE.invalid);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, allowedProblems: [/^HTTP 400 /] });
+
+  test("an invalid enquiry answers 400 with every invalid field flagged and every value kept", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    await fillEnquiry(page, invalid);
+    const responsePromise = page.waitForResponse((response) => response.request().method() === "POST");
+    await enquiryForm(page).submit.click();
+    expect((await responsePromise).status()).toBe(400);
+    await expect(page).toHaveURL(/#contact$/);
+    await expectFlagged(page);
+    await expectValues(page, invalid);
+  });
+
+  test("a valid enquiry is sent by POST/redirect/GET: notice once, empty fields", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.goto("/");
+    const values = validEnquiry({ message: "" });
+    await fillEnquiry(page, values);
+    const form = enquiryForm(page);
+    const responsePromise = page.waitForResponse((response) => response.request().method() === "POST");
+    await form.submit.click();
+    expect((await responsePromise).status()).toBe(303);
+    await expect(page).toHaveURL(/\/#contact$/);
+    await expect(form.notice).toHaveText(NOTICE.sent);
+    await expect(form.closeNotice).toBeHidden();
+    await expectValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
+    expect(outboxLines(baseURL).find((entry) => entry.name === values.name)).toMatchObject({ message: "" });
+    await page.reload();
+    await expect(form.notice).toBeEmpty();
+  });
+});

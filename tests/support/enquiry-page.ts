@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+
+export const NOTICE = {
+  sent: "Email sent successfully!",
+  invalid: "Please fill the required details.",
+  failed: "Failed to send email. Please try again.",
+} as const;
+
+export interface EnquiryValues {
+  name: string;
+  email: string;
+  countryCode: string;
+  phoneNumber: string;
+  message: string;
+}
+
+export function validEnquiry(overrides: Partial<EnquiryValues> = {}): EnquiryValues {
+  return {
+    name: `Asha ${randomUUID().slice(0, 8)}`,
+    email: "asha@example.in",
+    countryCode: "91",
+    phoneNumber: "9876543210",
+    message: "We need a booking app for our three clinics.\nCan we talk next week?",
+    ...overrides,
+  };
+}
+
+/** The form's fields, found the way a visitor finds them: by their labels. */
+export function enquiryForm(page: Page) {
+  const form = page.getByRole("form", { name: "Enquiry" });
+  return {
+    form,
+    name: form.getByLabel("Name"),
+    email: form.getByLabel("Email"),
+    countryCode: form.getByLabel("Country code"),
+    phoneNumber: form.getByLabel("Phone number"),
+    message: form.getByLabel("Message"),
+    submit: form.getByRole("button", { name: "Submit" }),
+    notice: page.locator("#contact").getByRole("status"),
+    closeNotice: page.locator("#contact").getByRole("button", { name: "Close notice" }),
+  };
+}
+
+export async function fillEnquiry(page: Page, values: EnquiryValues): Promise<void> {
+  const form = enquiryForm(page);
+  await form.name.fill(values.name);
+  await form.email.fill(values.email);
+  await form.countryCode.fill(values.countryCode);
+  await form.phoneNumber.fill(values.phoneNumber);
+  await form.message.fill(values.message);
+}
+
+/** A complete urlencoded enquiry body, as the browser posts it. */
+export function enquiryBody(
+  values: EnquiryValues,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    idempotencyToken: randomUUID().replaceAll("-", ""),
+    company_website: "",
+    ...values,
+    ...extra,
+  };
+}
+
+/** Waits until Remix has hydrated, so a submit goes through the enhanced path. */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const router = (window as unknown as { __remixRouter?: { state: { initialized: boolean } } })
+      .__remixRouter;
+    return router?.state.initialized === true;
+  });
+}

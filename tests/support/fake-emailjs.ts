@@ -1,0 +1,129 @@
+import { execFileSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:https";
+import type { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** How the fake answers the next sends: EmailJS's own 200 'OK', an error status, or never. */
+export type FakeResponse =
+  | { kind: "ok" }
+  | { kind: "status"; status: number; text: string }
+  | { kind: "hang" };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+export interface FakeEmailJs {
+  /** The host name to give the app as EMAILJS_ORIGIN. */
+  host: string;
+  /** The self-signed certificate to give the app as NODE_EXTRA_CA_CERTS. */
+  certificatePath: string;
+  requests: RecordedRequest[];
+  respondWith(response: FakeResponse): void;
+  /** Forgets recorded requests and answers 200 'OK' again. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTPS fake of the EmailJS API on `host`:443 (the SDK only speaks HTTPS to port
+ * 443 of a host name), with a certificate for that address made with openssl at start.
+ */
+export async function startFakeEmailJs(host = "127.0.0.2"): Promise<FakeEmailJs> {
+  const folder = mkdtempSync(join(tmpdir(), "fake-emailjs-"));
+  const certificatePath = join(folder, "cert.pem");
+  const keyPath = join(folder, "key.pem");
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      keyPath,
+      "-out",
+      certificatePath,
+      "-days",
+      "2",
+      "-subj",
+      `/CN=${host}`,
+      "-addext",
+      `subjectAltName=IP:${host}`,
+    ],
+    { stdio: "ignore" },
+  );
+
+  const requests: RecordedRequest[] = [];
+  let response: FakeResponse = { kind: "ok" };
+  const sockets = new Set<Socket>();
+  const server: Server = createServer(
+    { cert: readFileSync(certificatePath), key: readFileSync(keyPath) },
+    (request, reply) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // keep the raw text: a test will show it
+        }
+        requests.push({
+          method: request.method ?? "",
+          path: request.url ?? "",
+          contentType: request.headers["content-type"],
+          body,
+        });
+        if (response.kind === "hang") return;
+        const [status, text2] = response.kind === "ok" ? [200, "OK"] : [response.status, response.text];
+        reply.writeHead(status, { "Content-Type": "text/plain" }).end(text2);
+      });
+    },
+  );
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  // A previous worker's fake may still be letting go of the port.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      server.listen(443, host);
+      await once(server, "listening");
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  return {
+    host,
+    certificatePath,
+    requests,
+    respondWith(next) {
+      response = next;
+    },
+    reset() {
+      requests.length = 0;
+      response = { kind: "ok" };
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
