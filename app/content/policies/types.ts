@@ -1,4 +1,7 @@
-/** One block of a policy: a paragraph, or a bulleted list. */
+/**
+ * One block of a policy: a paragraph, or a bulleted list. Text may carry inline links written
+ * `[label](href)`, where href is a path on this site, a `mailto:` or a `tel:` address.
+ */
 export type PolicyBlock = { kind: "paragraph"; text: string } | { kind: "list"; items: readonly string[] };
 
 export interface PolicySection {

@@ -1,0 +1,40 @@
+# syntax=docker/dockerfile:1
+
+# The site as a container: `docker build -t nirmaan-site .` then
+# `docker run -p 3000:3000 -e SITE_URL=https://www.example.com nirmaan-site`.
+# tests/e2e/docker-image.spec.ts mirrors the final stage without Docker: keep the two in step.
+
+FROM node:20-bookworm-slim AS base
+WORKDIR /app
+
+# All dependencies, for the build. `npm install`, not `npm ci`: the lockfile is made on a
+# registry mirror that serves no other platform's optional binaries (esbuild, rollup, …), so
+# it can be incomplete for the platform building the image; `npm install` keeps every version
+# the lockfile pins and fetches the missing platform binaries.
+FROM base AS deps
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+# The image that runs: production dependencies, the server build and the public assets only.
+FROM base AS runtime
+ENV NODE_ENV=production PORT=3000
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/build ./build
+COPY --from=build /app/public ./public
+# The embedded mail transport appends enquiries to ./data/enquiries.jsonl (ENQUIRY_OUTBOX):
+# the only path the unprivileged user writes to; mount a volume there to keep them.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
+USER node
+EXPOSE 3000
+# Slim images have no curl: ask node itself.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# node runs as PID 1 without a shell in between, so it receives SIGTERM itself; remix-serve
+# then closes the server and the process exits once open requests are done.
+CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]

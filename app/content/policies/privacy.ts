@@ -1,0 +1,223 @@
+import { site } from "~/content/site";
+import { contactBlocks } from "./contact";
+import type { Policy } from "./types";
+
+const mail = `[${site.email}](mailto:${site.email})`;
+
+export const privacyPolicy: Policy = {
+  path: "/privacy-policy",
+  title: "Privacy Policy",
+  summary: `What personal information ${site.name} collects through its website, how we use and protect it, how long we keep it, and your rights under the CCPA, the GDPR and India’s DPDP Act.`,
+  updated: "2026-11-01",
+  intro: [
+    {
+      kind: "paragraph",
+      text: `At ${site.name} we respect the privacy of everyone who visits our website. This Privacy Policy explains what information we collect when you use the website or send us an enquiry, how we use it, and the choices and rights you have.`,
+    },
+    {
+      kind: "paragraph",
+      text: `${site.name}, ${site.address.locality}, ${site.address.country}, is responsible for the information described here (the “data controller” or “data fiduciary”). The policy applies to this website only, not to information we receive offline or through other channels. By using the website you agree to this policy.`,
+    },
+  ],
+  sections: [
+    {
+      heading: "Information we collect",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "You can browse the whole website without telling us who you are: there is no account, no sign-up and no newsletter. We collect personal information only in two ways.",
+        },
+        {
+          kind: "paragraph",
+          text: "When you send us an enquiry through the contact form, we receive exactly what you type into it:",
+        },
+        {
+          kind: "list",
+          items: [
+            "your name;",
+            "your e-mail address;",
+            "your country calling code and phone number;",
+            "your message, with anything you choose to tell us about your project or company.",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "When you visit any page, our web server records basic technical information about the request, as described under Log files below.",
+        },
+        {
+          kind: "paragraph",
+          text: "If you write to us or call us directly, we receive the information you choose to share, such as your e-mail address, phone number and the contents of your message or any attachments.",
+        },
+      ],
+    },
+    {
+      heading: "How we use your information",
+      blocks: [
+        { kind: "paragraph", text: "We use the information we collect to:" },
+        {
+          kind: "list",
+          items: [
+            "read and reply to your enquiry, and follow up on it by e-mail or phone as you would expect;",
+            "prepare a proposal, estimate or contract when you ask us for one;",
+            "keep the website running, secure and reliable, including detecting and preventing spam, abuse and fraud;",
+            "understand, in aggregate, how the website is used so that we can fix problems and improve it;",
+            "meet our legal, accounting and regulatory obligations, and establish or defend legal claims.",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "We rely on your consent when you send us an enquiry (you may withdraw it at any time), on our legitimate interest in running and protecting the website, and on our legal obligations where they apply. We never use your information for automated decision-making or profiling, and we never add you to a mailing list without asking.",
+        },
+        {
+          kind: "paragraph",
+          text: "Enquiries are delivered to our team through an e-mail service provider that processes them on our behalf, only to deliver them, under a contract that requires it to keep them confidential and secure. Apart from such service providers, we share your information only when the law requires it, or with your permission.",
+        },
+      ],
+    },
+    {
+      heading: "Log files",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "Like most websites, ours follows a standard procedure of using log files. Each time a page or file is requested, the server records:",
+        },
+        {
+          kind: "list",
+          items: [
+            "your Internet Protocol (IP) address;",
+            "the date and time of the request;",
+            "the page or file requested and the page that referred you, if your browser sends it;",
+            "your browser type and version, as your browser reports it;",
+            "the response status and the amount of data sent.",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "This information is not linked to anything that identifies you personally. We use it to keep the service secure (for example, to limit how many enquiries one address can send in a short time), to diagnose faults and to understand overall traffic.",
+        },
+      ],
+    },
+    {
+      heading: "Advertising partners",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "This website shows no advertisements. We work with no advertising partners or ad networks, and we use no tracking pixels, web beacons or third-party analytics. Every page, font and image is served from our own server, so no other company learns about your visit from us.",
+        },
+        {
+          kind: "paragraph",
+          text: "If that ever changes, we will update this policy before any such service is switched on. Third-party ad servers and networks use their own cookies and similar technologies, so their own privacy policies would then apply to them. We would have no access to or control over the cookies they use, and we would link to their policies here so that you can read them and opt out.",
+        },
+      ],
+    },
+    {
+      heading: "Your rights under the CCPA",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "Under the California Consumer Privacy Act (CCPA), as amended by the California Privacy Rights Act, California consumers have the right to:",
+        },
+        {
+          kind: "list",
+          items: [
+            "request that we disclose the categories and specific pieces of personal data we have collected about them, and why;",
+            "request that we delete any personal data we have collected about them;",
+            "request that we correct inaccurate personal data about them;",
+            "request that a business that sells or shares their personal data not do so (opt out of sale or sharing).",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "We do not sell or share your personal data, for money or for anything else, and we have not done so in the past twelve months. We will never discriminate against you for exercising any of these rights.",
+        },
+        {
+          kind: "paragraph",
+          text: `To make a request, write to us at ${mail}. If you make a request, we have one month to respond to you. We may need to confirm your identity first, for example by replying to the e-mail address you used in your enquiry.`,
+        },
+      ],
+    },
+    {
+      heading: "Your rights under the GDPR and India’s DPDP Act",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "Wherever you live, we extend the same core rights to you. If you are in the European Economic Area or the United Kingdom, the General Data Protection Regulation (GDPR) gives you the right to:",
+        },
+        {
+          kind: "list",
+          items: [
+            "access the personal data we hold about you and receive a copy of it;",
+            "have inaccurate or incomplete data corrected;",
+            "have your data erased;",
+            "restrict or object to our processing of your data;",
+            "receive your data in a portable format;",
+            "withdraw your consent at any time, without affecting processing that took place before;",
+            "complain to your local data protection authority.",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "In India, the Digital Personal Data Protection Act, 2023 (DPDP Act) gives you, as a data principal, the right to know what personal data we process about you and how, to have it corrected, completed, updated or erased, to withdraw your consent, to have your grievances redressed, and to nominate another person to exercise your rights if you die or become incapacitated. If we cannot resolve a grievance, you may approach the Data Protection Board of India.",
+        },
+        {
+          kind: "paragraph",
+          text: `To exercise any of these rights, or to raise a grievance, write to us at ${mail}. We respond within one month.`,
+        },
+      ],
+    },
+    {
+      heading: "Children’s information",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "Protecting children online matters to us, and we encourage parents and guardians to observe, take part in and guide their children’s online activity.",
+        },
+        {
+          kind: "paragraph",
+          text: `Our website and services are meant for businesses and adults. We do not knowingly collect any personal information from children under the age of 13. If you believe that your child has given us this kind of information through our website, please contact us at ${mail} straight away and we will do our best to remove it from our records promptly.`,
+        },
+      ],
+    },
+    {
+      heading: "How long we keep your information",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "We keep enquiries for as long as we need them to answer you and to follow up on a possible project, and for no more than two years after our last contact with you unless you become a client. Client correspondence is kept for as long as our contract and Indian tax and accounting law require.",
+        },
+        {
+          kind: "paragraph",
+          text: "Server log files are kept for up to 90 days, then deleted, unless we need them longer to investigate a security incident. When information is no longer needed, we delete or anonymise it.",
+        },
+      ],
+    },
+    {
+      heading: "How we protect your information",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "We take reasonable technical and organisational measures to protect your information against loss, misuse and unauthorised access: the website is served over HTTPS, enquiries are only available to the staff who need to answer them, access to our systems is restricted and logged, and our providers are bound by confidentiality.",
+        },
+        {
+          kind: "paragraph",
+          text: "No method of transmitting or storing data is completely secure, so we cannot guarantee absolute security. If a breach ever affects your personal data, we will notify you and the relevant authorities as the law requires.",
+        },
+      ],
+    },
+    {
+      heading: "Changes to this policy",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "We may update this Privacy Policy from time to time. The “Last updated” date at the top shows when it last changed. If we make a significant change, for example to how we use your information, we will say so clearly on this page.",
+        },
+      ],
+    },
+    {
+      heading: "Contact us",
+      blocks: contactBlocks(
+        "If you have questions about this policy or about your personal information, we are glad to help. You can reach us at:",
+      ),
+    },
+  ],
+};

@@ -1,0 +1,15 @@
+import { useLoaderData } from "@remix-run/react";
+import { PolicyPage, policyMeta } from "~/components/policy-page";
+import { termsOfService } from "~/content/policies/index.server";
+
+// The text reaches the browser only as loader data: the footer's dialog loads it with a fetcher.
+export function loader() {
+  return { policy: termsOfService };
+}
+
+export const meta = policyMeta;
+
+export default function TermsOfServicePage() {
+  const { policy } = useLoaderData<typeof loader>();
+  return <PolicyPage policy={policy} />;
+}

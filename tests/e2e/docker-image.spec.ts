@@ -1,0 +1,218 @@
+import { execFile } from "node:child_process";
+import { once } from "node:events";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+// No browser here: the plain runner, not the page fixtures.
+import { expect, test } from "@playwright/test";
+import { freePort, startServer } from "../support/server";
+
+/**
+ * Docker cannot run on our machines, so this mirrors the image instead: it reads the
+ * Dockerfile's final stage and replays it on a temporary folder (copies, production-only
+ * install, environment, CMD), then talks to the server it started. A change to the
+ * Dockerfile that the mirror cannot follow fails here.
+ */
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+
+interface Stage {
+  name: string | undefined;
+  instructions: Instruction[];
+}
+
+const root = process.cwd();
+const workdir = "/app";
+
+function parseDockerfile(text: string): Stage[] {
+  const stages: Stage[] = [];
+  const logical = text
+    .replace(/\\\r?\n/g, " ")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  for (const line of logical) {
+    const [, keyword = "", args = ""] = /^(\S+)\s*(.*)$/.exec(line) ?? [];
+    const instruction = { keyword: keyword.toUpperCase(), args };
+    if (instruction.keyword === "FROM") {
+      stages.push({ name: /\sAS\s+(\S+)$/i.exec(args)?.[1], instructions: [] });
+    }
+    stages.at(-1)?.instructions.push(instruction);
+  }
+  return stages;
+}
+
+function parseEnv(args: string): Record<string, string> {
+  return Object.fromEntries(
+    [...args.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map(([, k, v = ""]) => [k, v.replace(/^"|"$/g, "")]),
+  );
+}
+
+const stages = parseDockerfile(readFileSync(join(root, "Dockerfile"), "utf8"));
+const finalStage = stages.at(-1) as Stage;
+const all = (keyword: string) => finalStage.instructions.filter((i) => i.keyword === keyword);
+const one = (keyword: string) => {
+  const found = all(keyword);
+  expect(found, `${keyword} in the final stage`).toHaveLength(1);
+  return found[0] as Instruction;
+};
+
+test("the final stage runs unprivileged on Node 20 slim, on port 3000, with a /healthz check", () => {
+  // Every stage starts from the official Node 20 slim image or from an earlier stage.
+  const names: (string | undefined)[] = [];
+  for (const stage of stages) {
+    const image = stage.instructions[0]?.args.split(/\s+/)[0];
+    expect(image === "node:20-bookworm-slim" || names.includes(image), `FROM ${image}`).toBe(true);
+    names.push(stage.name);
+  }
+  expect(one("USER").args).toBe("node");
+  expect(one("EXPOSE").args).toBe("3000");
+  expect(all("ENV").reduce((env, i) => Object.assign(env, parseEnv(i.args)), {})).toMatchObject({
+    NODE_ENV: "production",
+    PORT: "3000",
+  });
+  const healthcheck = one("HEALTHCHECK").args;
+  expect(healthcheck).toMatch(/^(--\S+\s+)*CMD node -e /);
+  expect(healthcheck).toContain("/healthz");
+  expect(healthcheck).not.toMatch(/curl|wget/);
+  // Exec form: node is PID 1 and gets SIGTERM itself, no shell in between.
+  expect(JSON.parse(one("CMD").args)).toEqual([
+    "node",
+    "node_modules/@remix-run/serve/dist/cli.js",
+    "build/index.js",
+  ]);
+  const installs = all("RUN").filter((i) => i.args.includes("npm install"));
+  expect(installs).toHaveLength(1);
+  expect(installs[0]?.args).toContain("--omit=dev");
+  // The outbox directory belongs to the unprivileged user.
+  expect(all("RUN").some((i) => /chown node:node \/app\/data/.test(i.args))).toBe(true);
+  const keywords = finalStage.instructions.map((i) => i.keyword);
+  expect(keywords.indexOf("USER")).toBeGreaterThan(keywords.lastIndexOf("RUN"));
+});
+
+test("the build context leaves out host dependencies, builds, data and secrets", () => {
+  const ignored = readFileSync(join(root, ".dockerignore"), "utf8").split(/\r?\n/);
+  for (const entry of ["node_modules", "build", "public/build", "data", ".env", ".git", "test-results"]) {
+    expect(ignored).toContain(entry);
+  }
+});
+
+test("the image's files, installed and started as its CMD starts them, serve the site", async () => {
+  test.setTimeout(300_000);
+  expect(existsSync(join(root, "build/index.js")), "run `npm run build` first").toBe(true);
+  const buildStages = new Set(
+    stages.filter((s) => s.instructions.some((i) => i.args.includes("npm run build"))).map((s) => s.name),
+  );
+  const folder = mkdtempSync(join(tmpdir(), "docker-image-"));
+  let env: Record<string, string> = {};
+  let command: string[] = [];
+  try {
+    for (const { keyword, args } of finalStage.instructions) {
+      if (keyword === "ENV") env = { ...env, ...parseEnv(args) };
+      if (keyword === "CMD") command = JSON.parse(args);
+      if (keyword === "COPY") {
+        const from = /--from=(\S+)/.exec(args)?.[1];
+        const parts = args.split(/\s+/).filter((part) => !part.startsWith("--"));
+        const destination = parts.pop() as string;
+        for (const source of parts) {
+          // From the build stage: what `npm run build` made here. From the context: the file itself.
+          if (from !== undefined) expect(buildStages, `COPY --from=${from}`).toContain(from);
+          const relative = from === undefined ? source : source.replace(`${workdir}/`, "");
+          const target = destination.endsWith("/")
+            ? join(folder, destination, relative)
+            : join(folder, destination);
+          cpSync(join(root, relative), target, { recursive: true });
+        }
+      }
+      if (keyword === "RUN" && args.includes("npm install")) {
+        // The install the image runs, from the npm cache this machine already holds.
+        await promisify(execFile)(
+          "npm",
+          ["install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"],
+          {
+            cwd: folder,
+            env: { ...process.env, ...env },
+            maxBuffer: 16 * 1024 * 1024,
+          },
+        );
+      }
+      if (keyword === "RUN") {
+        for (const [, dir = ""] of args.matchAll(/mkdir -p (\/app\/\S+)/g)) {
+          mkdirSync(join(folder, dir.replace(`${workdir}/`, "")), { recursive: true });
+        }
+      }
+    }
+
+    const modules = join(folder, "node_modules");
+    expect(existsSync(join(modules, "@remix-run/serve")), "remix-serve is installed").toBe(true);
+    // (typescript stays: npm keeps it as an optional peer of @remix-run/node, "devOptional".)
+    for (const devOnly of [
+      "@remix-run/dev",
+      "vitest",
+      "vite",
+      "esbuild",
+      "@playwright/test",
+      "@biomejs/biome",
+      "tailwindcss",
+      "lighthouse",
+    ]) {
+      expect(existsSync(join(modules, devOnly)), `${devOnly} in the image`).toBe(false);
+    }
+
+    const [executable, ...rest] = command;
+    expect(executable).toBe("node");
+    const server = await startServer({ cwd: folder, command: [process.execPath, ...rest], env });
+    try {
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(health.headers.get("content-type")).toContain("application/json");
+      expect(health.headers.get("cache-control")).toBe("no-store");
+      expect(await health.json()).toMatchObject({ status: "ok" });
+
+      const home = await fetch(`${server.url}/`);
+      expect(home.status).toBe(200);
+      expect(home.headers.get("content-type")).toContain("text/html");
+      const html = await home.text();
+      expect(html).toContain("Pioneering Purposeful Digital Products");
+
+      // public/ is in the image: the stylesheet the page links to is served.
+      const stylesheet = /<link rel="stylesheet" href="(\/build\/[^"]+\.css)"/.exec(html)?.[1];
+      expect(stylesheet).toBeDefined();
+      const css = await fetch(`${server.url}${stylesheet}`);
+      expect(css.status).toBe(200);
+      expect(await css.text()).toContain("--color-primary");
+
+      const policy = await fetch(`${server.url}/privacy-policy`);
+      expect(policy.status).toBe(200);
+      expect(await policy.text()).toContain("<h1");
+
+      // The HEALTHCHECK command itself passes against this server, and fails with none.
+      const script = /CMD node -e "(.*)"$/.exec(one("HEALTHCHECK").args)?.[1] ?? "";
+      const check = (port: number) =>
+        promisify(execFile)(process.execPath, ["-e", script], {
+          env: { ...process.env, ...env, PORT: String(port) },
+        }).then(
+          () => "healthy",
+          () => "unhealthy",
+        );
+      expect(await check(server.port)).toBe("healthy");
+      expect(await check(await freePort())).toBe("unhealthy");
+
+      // `docker stop` sends SIGTERM, then SIGKILL after 10 s: the server must close and exit
+      // by itself well before. (A render's abort timer can hold it up to 6 s.)
+      const exited = once(server.process, "exit");
+      server.process.kill("SIGTERM");
+      const outcome = await Promise.race([exited, sleep(9_000).then(() => "still running")]);
+      expect(outcome, server.output()).toEqual([0, null]);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

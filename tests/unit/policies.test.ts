@@ -1,0 +1,121 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { PolicyBody, policySectionId } from "~/components/policy-body";
+import { formatPolicyDate } from "~/components/policy-page";
+import { policies, privacyPolicy, termsOfService } from "~/content/policies/index.server";
+import type { Policy, PolicyBlock } from "~/content/policies/types";
+import { site } from "~/content/site";
+
+const routes = ["/terms-conditions", "/privacy-policy", "/cookie-policy"];
+
+function blocksOf(policy: Policy): PolicyBlock[] {
+  return [...policy.intro, ...policy.sections.flatMap((section) => section.blocks)];
+}
+
+function textsOf(policy: Policy): string[] {
+  return [
+    policy.title,
+    policy.summary,
+    ...policy.sections.map((section) => section.heading),
+    ...blocksOf(policy).flatMap((block) => (block.kind === "paragraph" ? [block.text] : block.items)),
+  ];
+}
+
+describe.each(policies.map((policy) => [policy.title, policy] as const))("%s", (_, policy) => {
+  it("has its own route", () => {
+    expect(routes).toContain(policy.path);
+  });
+
+  it("has a valid, past 'updated' date", () => {
+    expect(policy.updated).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const date = new Date(`${policy.updated}T00:00:00Z`);
+    expect(date.toISOString().slice(0, 10)).toBe(policy.updated);
+    expect(date.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("has a meta-description-sized summary", () => {
+    expect(policy.summary.length).toBeGreaterThanOrEqual(70);
+    expect(policy.summary.length).toBeLessThanOrEqual(200);
+    expect(policy.summary).not.toMatch(/\]\(/);
+  });
+
+  it("has unique section headings, and so unique anchors", () => {
+    const headings = policy.sections.map((section) => section.heading);
+    expect(headings.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(headings).size).toBe(headings.length);
+    expect(new Set(headings.map(policySectionId)).size).toBe(headings.length);
+  });
+
+  it("has no empty intro, section, paragraph or list", () => {
+    expect(policy.intro.length).toBeGreaterThan(0);
+    for (const section of policy.sections) {
+      expect(section.heading.trim(), "a section heading").not.toBe("");
+      expect(section.blocks.length, section.heading).toBeGreaterThan(0);
+    }
+    for (const block of blocksOf(policy)) {
+      const texts = block.kind === "paragraph" ? [block.text] : block.items;
+      expect(texts.length).toBeGreaterThan(0);
+      for (const text of texts) expect(text.trim().length).toBeGreaterThan(4);
+    }
+  });
+
+  it("gives the agency's e-mail address and ends with a way to contact us", () => {
+    expect(textsOf(policy).some((text) => text.includes(site.email))).toBe(true);
+    const last = policy.sections.at(-1);
+    expect(last?.heading).toBe("Contact us");
+    expect(JSON.stringify(last)).toContain(site.phone.display);
+  });
+
+  it("links only to our own pages, our e-mail and our phone", () => {
+    const allowed = new Set([...routes, `mailto:${site.email}`, `tel:${site.phone.e164}`]);
+    for (const text of textsOf(policy)) {
+      const withoutLinks = text.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label: string, href: string) => {
+        expect(allowed, `link in: ${text}`).toContain(href);
+        return label;
+      });
+      expect(withoutLinks, "half-written link markup").not.toMatch(/\[|\]|\]\(/);
+    }
+  });
+
+  it("contains no placeholder copy", () => {
+    for (const text of textsOf(policy)) expect(text).not.toMatch(/lorem|ipsum|todo|tbd|\{[a-z]+\}/i);
+  });
+});
+
+describe("policy contents", () => {
+  it("never mentions a sign-in in the terms: the site has none", () => {
+    for (const text of textsOf(termsOfService)) expect(text).not.toMatch(/log-?in|credential|password/i);
+  });
+
+  it("states the CCPA one-month response time and the age of 13 in the privacy policy", () => {
+    const text = textsOf(privacyPolicy).join("\n");
+    expect(text).toMatch(/one month to respond/);
+    expect(text).toMatch(/children under the age of 13/);
+  });
+});
+
+describe("PolicyBody", () => {
+  it("renders sections as h2 with anchors on a page", () => {
+    const html = renderToStaticMarkup(createElement(PolicyBody, { policy: privacyPolicy, anchors: true }));
+    expect(html).toContain('<h2 id="your-rights-under-the-ccpa"');
+    expect(html).not.toContain("<h3");
+    expect(html).toContain(`<a href="mailto:${site.email}"`);
+    expect(html).not.toContain("](");
+  });
+
+  it("renders sections as h3 without ids inside a dialog", () => {
+    const html = renderToStaticMarkup(createElement(PolicyBody, { policy: termsOfService, headingLevel: 3 }));
+    expect(html).toContain(">Acceptance of these terms</h3>");
+    expect(html).not.toContain("<h2");
+    expect(html).not.toContain(" id=");
+    expect(html).toContain('<a href="/privacy-policy"');
+  });
+});
+
+describe("formatPolicyDate", () => {
+  it("writes the date out in full, without locale or time-zone surprises", () => {
+    expect(formatPolicyDate("2026-11-01")).toBe("1 November 2026");
+    expect(formatPolicyDate("2027-01-31")).toBe("31 January 2027");
+  });
+});
