@@ -30,7 +30,7 @@ export function ErrorPage({ status }: { status: number }) {
   const message = messages[status] ?? fallback;
   return (
     <section className="mx-auto grid min-h-[calc(100dvh-4.5rem)] max-w-2xl content-center gap-4 px-6 py-16 text-center">
-      <p className="font-semibold text-primary">Error {status}</p>
+      <p className="font-semibold text-primary-dark">{`Error ${status}`}</p>
       <h1 className="font-bold text-3xl tracking-tight sm:text-4xl">{message.title}</h1>
       <p className="text-lg text-muted">{message.body}</p>
       <p>

@@ -10,7 +10,7 @@ type PolicyLoader = () => { policy: Policy };
 
 /** Title, description and canonical link of a policy page, from its loader's data. */
 export const policyMeta: MetaFunction<PolicyLoader, { root: typeof rootLoader }> = ({ data, matches }) => {
-  if (!data) return [];
+  if (!data) return [{ title: `Something went wrong — ${site.name}` }];
   const root = matches.find((match) => match.id === "root")?.data;
   return buildMeta({
     title: `${data.policy.title} — ${site.name}`,

@@ -86,7 +86,9 @@ test.describe("drawer at 1023 px", () => {
     const dialog = page.getByRole("dialog", { name: "Menu" });
     await expect(dialog).toBeVisible();
     await expect(menuButton).toHaveAttribute("aria-expanded", "true");
-    await dialog.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished)));
+    await dialog.evaluate((element) =>
+      Promise.all(element.getAnimations().map((animation) => animation.finished)),
+    );
     const box = await dialog.boundingBox();
     expect(box).toMatchObject({ x: 0, y: 0, width: 1023, height: 800 });
 

@@ -4,8 +4,20 @@ import { formatAddress, site } from "~/content/site";
 
 describe("navigation", () => {
   it("lists Home, Services, Reviews, Insights and LET'S TALK in that order", () => {
-    expect(navItems.map((item) => item.label)).toEqual(["Home", "Services", "Reviews", "Insights", "LET'S TALK"]);
-    expect(navItems.map((item) => item.anchor)).toEqual(["top", "services", "testimonial", "insights", "contact"]);
+    expect(navItems.map((item) => item.label)).toEqual([
+      "Home",
+      "Services",
+      "Reviews",
+      "Insights",
+      "LET'S TALK",
+    ]);
+    expect(navItems.map((item) => item.anchor)).toEqual([
+      "top",
+      "services",
+      "testimonial",
+      "insights",
+      "contact",
+    ]);
   });
 
   it("uses in-page anchors on the home page", () => {

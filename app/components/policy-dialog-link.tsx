@@ -1,0 +1,90 @@
+import { useFetcher } from "@remix-run/react";
+import { type MouseEvent, type ReactNode, useEffect, useId, useRef } from "react";
+import type { Policy } from "~/content/policies/types";
+import { useHydrated } from "~/hooks/use-hydrated";
+import { PolicyBody } from "./policy-body";
+
+interface PolicyDialogLinkProps {
+  /** The policy page; its loader returns `{ policy }`, which the dialog shows. */
+  href: Policy["path"];
+  className?: string;
+  children: ReactNode;
+}
+
+/**
+ * A link to a policy page that, once hydrated, opens the same text in a full-width modal
+ * dialog instead. The text comes from the page's loader, so it never weighs on the bundle.
+ */
+export function PolicyDialogLink({ href, className, children }: PolicyDialogLinkProps) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher<{ policy: Policy }>();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const linkRef = useRef<HTMLAnchorElement>(null);
+  const titleId = useId();
+  const policy = fetcher.data?.policy;
+
+  const load = () => {
+    if (fetcher.state === "idle" && !fetcher.data) fetcher.load(href);
+  };
+
+  const open = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    load();
+    dialogRef.current?.showModal();
+  };
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    const onClose = () => linkRef.current?.focus();
+    dialog.addEventListener("close", onClose);
+    return () => dialog.removeEventListener("close", onClose);
+  }, []);
+
+  return (
+    <>
+      <a
+        ref={linkRef}
+        href={href}
+        className={className}
+        aria-haspopup={hydrated ? "dialog" : undefined}
+        onClick={open}
+        onPointerEnter={load}
+        onFocus={load}
+      >
+        {children}
+      </a>
+      {hydrated && (
+        <dialog ref={dialogRef} aria-labelledby={titleId} className="policy-dialog">
+          <div className="sticky top-0 z-10 flex items-center justify-between gap-4 border-black/10 border-b bg-white px-6 py-4">
+            <h2 id={titleId} className="font-bold text-xl text-ink sm:text-2xl">
+              {policy?.title ?? children}
+            </h2>
+            <form method="dialog">
+              <button
+                type="submit"
+                aria-label="Close"
+                className="inline-flex size-11 items-center justify-center rounded-full text-ink hover:bg-primary-soft hover:text-primary"
+              >
+                <svg
+                  viewBox="0 0 24 24"
+                  width="24"
+                  height="24"
+                  aria-hidden="true"
+                  fill="none"
+                  stroke="currentColor"
+                >
+                  <path d="M6 6l12 12M18 6L6 18" strokeWidth="2" strokeLinecap="round" />
+                </svg>
+              </button>
+            </form>
+          </div>
+          <div className="mx-auto max-w-3xl px-6 py-8 text-ink">
+            {policy ? <PolicyBody policy={policy} headingLevel={3} /> : <p role="status">Loading…</p>}
+          </div>
+        </dialog>
+      )}
+    </>
+  );
+}

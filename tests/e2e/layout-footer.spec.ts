@@ -1,0 +1,138 @@
+import { footerGroups } from "~/content/footer";
+import { formatAddress, site } from "~/content/site";
+import { expect, test } from "../support/fixtures";
+
+test.describe("scroll-to-top", () => {
+  test("appears once scrolled and scrolls smoothly back to the top", async ({ page }) => {
+    await page.goto("/");
+    const button = page.getByRole("link", { name: "Back to top" });
+    await expect(button).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 1));
+    await expect(button).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await button.click();
+    // Smooth: part-way up shortly after the click, then at the top.
+    const midway = await page.evaluate(
+      () => new Promise<number>((resolve) => setTimeout(() => resolve(window.scrollY), 60)),
+    );
+    expect(midway).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(button).toBeHidden();
+  });
+
+  test("jumps instantly under reduced motion", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/");
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.getByRole("link", { name: "Back to top" }).click();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+    test("is a plain link to the top", async ({ page }) => {
+      await page.goto("/");
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      const link = page.getByRole("link", { name: "Back to top" });
+      await expect(link).toHaveAttribute("href", "#top");
+      await link.click();
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    });
+  });
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`footer ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
+    test.use({ javaScriptEnabled });
+
+    test("gives the address, e-mail and phone as links", async ({ page }) => {
+      await page.goto("/");
+      const footer = page.getByRole("contentinfo");
+      const address = footer.getByRole("link", { name: formatAddress() });
+      await expect(address).toHaveAttribute("href", /^https:\/\/www\.google\.com\/maps\//);
+      await expect(address).toHaveAttribute("target", "_blank");
+      await expect(address).toHaveAttribute("rel", /noopener/);
+      await expect(footer.getByRole("link", { name: site.email })).toHaveAttribute(
+        "href",
+        `mailto:${site.email}`,
+      );
+      await expect(footer.getByRole("link", { name: site.phone.display })).toHaveAttribute(
+        "href",
+        `tel:${site.phone.e164}`,
+      );
+    });
+
+    test("lists services, talent roles and solutions, each leading to the contact form", async ({ page }) => {
+      await page.goto("/terms-conditions");
+      const footer = page.getByRole("contentinfo");
+      for (const group of footerGroups) {
+        const nav = footer.getByRole("navigation", { name: group.heading });
+        await expect(nav.getByRole("link")).toHaveText([...group.items]);
+        for (const link of await nav.getByRole("link").all()) {
+          await expect(link).toHaveAttribute("href", "/#contact");
+        }
+      }
+      await footer.getByRole("link", { name: "Hire QA Engineers" }).click();
+      await expect(page).toHaveURL(/\/#contact$/);
+      await expect(page.locator("#contact")).toBeInViewport();
+    });
+
+    test("shows the copyright line with the current year", async ({ page }) => {
+      await page.goto("/");
+      await expect(page.getByRole("contentinfo")).toContainText(
+        `© ${new Date().getFullYear()} ${site.name}. ALL RIGHTS RESERVED.`,
+      );
+    });
+
+    test("links the cookie policy", async ({ page }) => {
+      await page.goto("/");
+      await page.getByRole("contentinfo").getByRole("link", { name: "Cookie Policy" }).click();
+      await expect(page).toHaveURL(/\/cookie-policy$/);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cookie Policy");
+    });
+  });
+}
+
+const policies = [
+  { link: "Terms of Service", path: "/terms-conditions", heading: "Terms of Service" },
+  { link: "Privacy Policy", path: "/privacy-policy", heading: "Privacy Policy" },
+] as const;
+
+for (const policy of policies) {
+  test(`'${policy.link}' opens a full-width dialog with the policy text, closable by button and Escape`, async ({
+    page,
+  }) => {
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    const link = footer.getByRole("link", { name: policy.link });
+    await expect(link).toHaveAttribute("href", policy.path);
+    await link.click();
+    const dialog = page.getByRole("dialog", { name: policy.heading });
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(dialog.getByRole("heading", { level: 3 }).first()).toBeVisible();
+    expect((await dialog.innerText()).length).toBeGreaterThan(2_000);
+    const box = await dialog.boundingBox();
+    expect(box?.width).toBe(page.viewportSize()?.width);
+
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(link).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(link).toBeFocused();
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+    test(`'${policy.link}' is a link to its page`, async ({ page }) => {
+      await page.goto("/");
+      await page.getByRole("contentinfo").getByRole("link", { name: policy.link }).click();
+      await expect(page).toHaveURL(new RegExp(`${policy.path}$`));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(policy.heading);
+    });
+  });
+}
