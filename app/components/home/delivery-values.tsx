@@ -16,7 +16,7 @@ export function DeliveryValues() {
           introduction={deliveryIntro.introduction}
           level={2}
         />
-        <ul aria-labelledby="delivery-heading" className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {deliveryCards.map((card) => (
             <li
               key={card.id}

@@ -7,7 +7,7 @@ export function HeroSection() {
     <section aria-labelledby="hero-heading" className="hero-backdrop relative overflow-hidden">
       <div className="mx-auto grid max-w-7xl items-center gap-12 px-6 pt-14 pb-20 lg:grid-cols-[1.15fr_1fr] lg:pt-20 lg:pb-28">
         <div className="grid gap-7">
-          <p className="w-fit rounded-full bg-white px-4 py-1.5 font-semibold text-primary-dark text-sm shadow-sm ring-1 ring-primary/15">
+          <p className="w-fit rounded-full bg-white px-4 py-1.5 font-semibold text-primary-dark text-xs shadow-sm ring-1 ring-primary/15 sm:text-sm">
             Software &amp; digital-product studio · Bengaluru
           </p>
           <h1
@@ -36,7 +36,7 @@ export function HeroSection() {
               <span className="sr-only">{hero.secondaryAction.srSuffix}</span>
             </a>
           </p>
-          <dl className="flex flex-wrap gap-x-10 gap-y-4 border-primary/15 border-t pt-6">
+          <dl className="grid max-w-md grid-cols-3 gap-4 border-primary/15 border-t pt-6">
             {hero.highlights.map((item) => (
               <div key={item.label} className="flex flex-col-reverse">
                 <dt className="text-muted text-sm">{item.label}</dt>

@@ -27,14 +27,14 @@ export function WorkBanner() {
             <p className="font-bold text-2xl text-ink">{project.name}</p>
             <p className="text-muted">{project.summary}</p>
           </div>
-          <dl className="grid grid-cols-3 gap-3">
+          <dl className="grid gap-3 sm:grid-cols-3">
             {project.results.map((result) => (
               <div
                 key={result.label}
-                className="flex flex-col-reverse rounded-2xl bg-primary-soft p-4 text-center"
+                className="flex flex-row-reverse items-baseline justify-end gap-3 rounded-2xl bg-primary-soft px-4 py-3 sm:flex-col-reverse sm:items-center sm:justify-start sm:gap-0 sm:p-4 sm:text-center"
               >
-                <dt className="text-muted text-xs sm:text-sm">{result.label}</dt>
-                <dd className="font-extrabold text-primary-dark text-xl sm:text-2xl">{result.value}</dd>
+                <dt className="text-muted text-sm">{result.label}</dt>
+                <dd className="font-extrabold text-primary-dark text-2xl">{result.value}</dd>
               </div>
             ))}
           </dl>
