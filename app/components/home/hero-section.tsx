@@ -15,7 +15,8 @@ export function HeroSection() {
             className="font-extrabold text-4xl leading-[1.12] tracking-tight sm:text-5xl lg:text-6xl"
           >
             {hero.headline}
-            <br className="tiny:hidden" /> <TypedWord words={hero.words} />
+            {/* Spec §9: on screens of 420 px or less the rotating word gets a line of its own. */}
+            <br className="hidden [@media(max-width:420px)]:inline" /> <TypedWord words={hero.words} />
           </h1>
           <p className="max-w-xl text-lg text-muted">{hero.introduction}</p>
           <p className="flex flex-wrap gap-4">

@@ -21,12 +21,12 @@ export function InsightsSection() {
               key={value.id}
               className="relative overflow-hidden rounded-3xl bg-white/[0.06] p-8 ring-1 ring-white/10"
             >
+              {/* A decorative ordinal, drawn by CSS so it is not text to read or contrast-check. */}
               <span
                 aria-hidden="true"
-                className="absolute top-6 right-7 font-extrabold text-5xl text-white/10"
-              >
-                {String(index + 1).padStart(2, "0")}
-              </span>
+                data-ordinal={String(index + 1).padStart(2, "0")}
+                className="absolute top-6 right-7 font-extrabold text-5xl text-white/10 after:content-[attr(data-ordinal)]"
+              />
               <span className="grid size-12 place-items-center rounded-2xl bg-primary text-white">
                 <LineIcon name={value.icon} className="size-6" />
               </span>

@@ -69,7 +69,9 @@ export function TypedWord({ words }: { words: readonly [string, ...string[]] }) 
           </span>
         ))}
         <span className="col-start-1 row-start-1">
-          <span ref={target}>{words[0]}</span>
+          <span ref={target} data-typed-target="">
+            {words[0]}
+          </span>
         </span>
       </span>
     </>
