@@ -34,7 +34,9 @@ export function WorkBanner() {
                 className="flex flex-row-reverse items-baseline justify-end gap-3 rounded-2xl bg-primary-soft px-4 py-3 sm:flex-col-reverse sm:items-center sm:justify-start sm:gap-0 sm:p-4 sm:text-center"
               >
                 <dt className="text-muted text-sm">{result.label}</dt>
-                <dd className="font-extrabold text-primary-dark text-2xl">{result.value}</dd>
+                <dd className="min-w-20 font-extrabold text-primary-dark text-2xl sm:min-w-0">
+                  {result.value}
+                </dd>
               </div>
             ))}
           </dl>
