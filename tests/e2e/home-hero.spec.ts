@@ -63,6 +63,16 @@ for (const viewport of [
   });
 }
 
+test("the typed word loops: Startup, Brand, then Business typed afresh", async ({ page }) => {
+  await page.goto("/");
+  const seen = await sampleWord(page, 11_000);
+  const complete = seen.filter((text, index) => words.includes(text) && seen[index - 1] !== text);
+  expect(complete.slice(0, 4)).toEqual(["Business", "Startup", "Brand", "Business"]);
+  // The second 'Business' was typed, letter by letter, after 'Brand' was deleted.
+  const afterBrand = seen.slice(seen.lastIndexOf("Brand"));
+  expect(afterBrand).toContain("Bus");
+});
+
 test.describe("hero under reduced motion", () => {
   test.use({ contextOptions: { reducedMotion: "reduce" } });
 
