@@ -1,12 +1,41 @@
 import type { ReactNode } from "react";
+import { SectionIntro } from "~/components/home/section-intro";
+import { contactIntro } from "~/content/contact";
+import { site } from "~/content/site";
+import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 
+/** The contact section: heading and introduction, then the enquiry form passed as children. */
 export function ContactSection({ children }: { children?: ReactNode }) {
+  const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
-    <section id="contact" aria-labelledby="contact-heading" className="mx-auto max-w-7xl px-6 py-20">
-      <h2 id="contact-heading" className="font-bold text-3xl">
-        Contact
-      </h2>
-      {children}
+    <section id="contact" aria-labelledby="contact-heading" className="py-20 lg:py-28">
+      <div ref={revealRef} className="mx-auto grid max-w-7xl gap-10 px-6">
+        <SectionIntro
+          id="contact-heading"
+          eyebrow={contactIntro.eyebrow}
+          heading={contactIntro.heading}
+          introduction={
+            <>
+              {contactIntro.introduction} {contactIntro.emailLead}{" "}
+              <a
+                href={`mailto:${site.email}`}
+                className="font-semibold text-primary-dark underline underline-offset-4"
+              >
+                {site.email}
+              </a>{" "}
+              {contactIntro.phoneLead}{" "}
+              <a
+                href={`tel:${site.phone.e164}`}
+                className="whitespace-nowrap font-semibold text-primary-dark underline underline-offset-4"
+              >
+                {site.phone.display}
+              </a>
+              .
+            </>
+          }
+        />
+        {children}
+      </div>
     </section>
   );
 }

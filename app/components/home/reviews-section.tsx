@@ -1,9 +1,33 @@
+import { PartnersCarousel } from "~/components/home/partners-carousel";
+import { SectionIntro } from "~/components/home/section-intro";
+import { WorkBanner } from "~/components/home/work-banner";
+import { partners, partnersIntro } from "~/content/partners";
+import { reviewsHeading } from "~/content/work";
+import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
+
 export function ReviewsSection() {
+  const workRef = useRevealOnScroll<HTMLDivElement>();
+  const partnersRef = useRevealOnScroll<HTMLDivElement>();
   return (
-    <section id="testimonial" aria-labelledby="testimonial-heading" className="mx-auto max-w-7xl px-6 py-20">
-      <h2 id="testimonial-heading" className="font-bold text-3xl">
-        Reviews
+    <section id="testimonial" aria-labelledby="testimonial-heading" className="py-20 lg:py-28">
+      <h2 id="testimonial-heading" className="sr-only">
+        {reviewsHeading}
       </h2>
+      <div className="mx-auto grid max-w-7xl grid-cols-1 gap-20 px-6">
+        <div ref={workRef}>
+          <WorkBanner />
+        </div>
+        <div ref={partnersRef} className="grid grid-cols-1 gap-10">
+          <SectionIntro
+            id="partners-heading"
+            level={3}
+            eyebrow={partnersIntro.eyebrow}
+            heading={partnersIntro.heading}
+            introduction={partnersIntro.introduction}
+          />
+          <PartnersCarousel partners={partners} />
+        </div>
+      </div>
     </section>
   );
 }

@@ -1,0 +1,36 @@
+import { LineIcon } from "~/components/home/line-icon";
+import { SectionIntro } from "~/components/home/section-intro";
+import { deliveryCards, deliveryIntro } from "~/content/delivery";
+import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
+
+/** 'How We Deliver Value': six engagement models as cards. */
+export function DeliveryValues() {
+  const revealRef = useRevealOnScroll<HTMLDivElement>();
+  return (
+    <section aria-labelledby="delivery-heading" className="bg-primary-soft/60 py-20 lg:py-28">
+      <div ref={revealRef} className="mx-auto max-w-7xl px-6">
+        <SectionIntro
+          id="delivery-heading"
+          eyebrow={deliveryIntro.eyebrow}
+          heading={deliveryIntro.heading}
+          introduction={deliveryIntro.introduction}
+          level={2}
+        />
+        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {deliveryCards.map((card) => (
+            <li
+              key={card.id}
+              className="group rounded-3xl bg-white p-7 shadow-lg shadow-primary/5 ring-1 ring-primary/10 transition-shadow hover:shadow-primary/15 hover:shadow-xl"
+            >
+              <span className="grid size-12 place-items-center rounded-2xl bg-primary-soft text-primary transition-colors group-hover:bg-primary group-hover:text-white">
+                <LineIcon name={card.icon} className="size-6" />
+              </span>
+              <h3 className="mt-5 font-bold text-lg">{card.title}</h3>
+              <p className="mt-2 text-muted">{card.description}</p>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}

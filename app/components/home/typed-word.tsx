@@ -1,0 +1,79 @@
+import { useEffect, useRef } from "react";
+import { usePrefersReducedMotion } from "~/hooks/use-media-query";
+
+/** Spec §9: 100 ms per character, 700 ms before deleting. */
+export const typingTimings = { typeSpeed: 100, backDelay: 700 } as const;
+/** Under reduced motion the word is swapped whole at this interval. */
+export const wordSwapInterval = 2500;
+
+/**
+ * The hero's rotating word. Assistive technology reads the static first word; the animated
+ * copy is hidden from it, so nobody hears letters being typed. Every word is stacked,
+ * invisibly, in the same grid cell, so the headline never reflows as the word changes.
+ */
+export function TypedWord({ words }: { words: readonly [string, ...string[]] }) {
+  const target = useRef<HTMLSpanElement>(null);
+  const reducedMotion = usePrefersReducedMotion();
+
+  useEffect(() => {
+    const element = target.current;
+    if (!element || reducedMotion === null) return;
+    const [first, ...rest] = words;
+
+    if (reducedMotion) {
+      let index = 0;
+      const timer = window.setInterval(() => {
+        index = (index + 1) % words.length;
+        element.textContent = words[index] ?? first;
+      }, wordSwapInterval);
+      return () => {
+        window.clearInterval(timer);
+        element.textContent = first;
+      };
+    }
+
+    let cancelled = false;
+    let destroy: (() => void) | undefined;
+    import("typed.js").then(({ default: Typed }) => {
+      if (cancelled) return;
+      // typed.js treats the word already on screen as the first string and starts by
+      // deleting it; when a loop ends it must type that word afresh instead.
+      const typed: InstanceType<typeof Typed> = new Typed(element, {
+        strings: rest,
+        typeSpeed: typingTimings.typeSpeed,
+        backSpeed: 50,
+        backDelay: typingTimings.backDelay,
+        startDelay: typingTimings.backDelay,
+        loop: true,
+        autoInsertCss: false,
+        onLastStringBackspaced: () => {
+          typed.strPos = 0;
+        },
+      });
+      destroy = () => typed.destroy();
+    });
+    return () => {
+      cancelled = true;
+      destroy?.();
+      element.textContent = first;
+    };
+  }, [reducedMotion, words]);
+
+  return (
+    <>
+      <span className="sr-only">{words[0]}</span>
+      <span aria-hidden="true" className="inline-grid whitespace-nowrap text-primary" data-typed-word="">
+        {words.map((word) => (
+          <span key={word} className="invisible col-start-1 row-start-1 pr-[0.35em]">
+            {word}
+          </span>
+        ))}
+        <span className="col-start-1 row-start-1">
+          <span ref={target} data-typed-target="">
+            {words[0]}
+          </span>
+        </span>
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
+
+const viewports = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+];
+
+async function scrollThrough(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y < height; y += 500) {
+    await page.mouse.wheel(0, 500);
+    await page.waitForTimeout(60);
+  }
+}
+
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+  );
+}
+
+for (const viewport of viewports) {
+  test.describe(`home page accessibility at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("axe finds no violations with JavaScript", async ({ page }) => {
+      await page.goto("/");
+      // Reach every section so the lazy carousel initialises and revealed sections settle.
+      await scrollThrough(page);
+      await expect(page.locator(".partners-swiper")).toHaveClass(/swiper-initialized/);
+      await expect(page.locator(".reveal:not(.reveal-shown)")).toHaveCount(0);
+      await page.waitForTimeout(800);
+      expect(await violations(page)).toEqual([]);
+    });
+
+    test("axe finds no violations without JavaScript", async ({ page }) => {
+      // axe itself needs a script engine, so the page keeps one but gets the no-JS document:
+      // the server's HTML without its scripts, <noscript> content shown.
+      await page.route("/", async (route) => {
+        const response = await route.fetch();
+        const html = (await response.text())
+          .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "")
+          .replace(/<\/?noscript>/g, "");
+        await route.fulfill({ response, body: html });
+      });
+      await page.goto("/");
+      await expect(page.locator("html")).not.toHaveClass(/\bjs\b/);
+      await scrollThrough(page);
+      await expect(page.locator(".partners-swiper")).not.toHaveClass(/swiper-initialized/);
+      await expect(page.locator("#services details")).toHaveCount(5);
+      expect(await violations(page)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,149 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
+
+/** Scrolls down the page a screen at a time, as a reader would. */
+async function scrollThrough(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y < height; y += 500) {
+    await page.mouse.wheel(0, 500);
+    await page.waitForTimeout(60);
+  }
+}
+
+test("'Our Core Values' describes Simple, Reliable and Care in software terms", async ({ page }) => {
+  await page.goto("/");
+  const section = page.locator("#insights");
+  await expect(section.getByRole("heading", { level: 2 })).toHaveText("Our Core Values");
+  await expect(section.getByRole("heading", { level: 3 })).toHaveText(["Simple", "Reliable", "Care"]);
+  await expect(section).toContainText("code review");
+  await expect(page.locator("main")).not.toContainText(/insurance|policyholder|premium/i);
+});
+
+test("the contact section introduces the team and its direct lines", async ({ page }) => {
+  await page.goto("/");
+  const section = page.locator("#contact");
+  await expect(section.getByRole("heading", { level: 2 })).toHaveText("Let's build something purposeful");
+  await expect(section.getByRole("link", { name: "hello@nirmaan.digital" })).toHaveAttribute(
+    "href",
+    "mailto:hello@nirmaan.digital",
+  );
+  await expect(section.getByRole("link", { name: "+91 80 4718 2290" })).toHaveAttribute(
+    "href",
+    "tel:+918047182290",
+  );
+});
+
+test("sections keep the spec's order and anchors", async ({ page }) => {
+  await page.goto("/");
+  const ids = await page
+    .locator("main section[id]")
+    .evaluateAll((sections) => sections.map((section) => section.id));
+  expect(ids).toEqual(["services", "testimonial", "insights", "contact"]);
+});
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+]) {
+  test.describe(`motion and imagery at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("sections below the fold fade in when scrolled to; those in view are never hidden", async ({
+      page,
+    }) => {
+      await page.goto("/");
+      await page.waitForLoadState("networkidle");
+      const pending = await page.evaluate(() =>
+        [...document.querySelectorAll(".reveal")].map((element) => ({
+          top: element.getBoundingClientRect().top,
+          shown: element.classList.contains("reveal-shown"),
+        })),
+      );
+      expect(pending.length).toBeGreaterThan(0);
+      const viewportHeight = viewport.height;
+      for (const item of pending) expect(item.shown || item.top >= viewportHeight * 0.9).toBe(true);
+
+      const insights = page.locator("#insights > div");
+      await expect(insights).toHaveClass(/\breveal\b/);
+      await expect(insights).toHaveCSS("opacity", "0");
+      await scrollThrough(page);
+      await expect(insights).toHaveClass(/reveal-shown/);
+      await expect(insights).toHaveCSS("opacity", "1");
+      await expect(page.locator(".reveal:not(.reveal-shown)")).toHaveCount(0);
+    });
+
+    test("opening the page at an anchor shows that section at once", async ({ page }) => {
+      await page.goto("/#insights");
+      await page.waitForLoadState("networkidle");
+      await expect(page.locator("#insights > div")).toHaveCSS("opacity", "1");
+    });
+
+    test("every image has alt text, width and height, and loads", async ({ page }) => {
+      await page.goto("/");
+      await scrollThrough(page);
+      const images = page.locator("main img");
+      expect(await images.count()).toBeGreaterThanOrEqual(8);
+      for (const image of await images.all()) {
+        await expect(image).toHaveAttribute("alt", /\S/);
+        await expect(image).toHaveAttribute("width", /^\d+$/);
+        await expect(image).toHaveAttribute("height", /^\d+$/);
+        await image.scrollIntoViewIfNeeded();
+        await expect
+          .poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth))
+          .toBeGreaterThan(0);
+      }
+    });
+  });
+}
+
+test.describe("motion under reduced motion", () => {
+  test.use({ contextOptions: { reducedMotion: "reduce" } });
+
+  test("adds no animation classes", async ({ page }) => {
+    await page.goto("/");
+    await scrollThrough(page);
+    await expect(page.locator(".reveal")).toHaveCount(0);
+    await expect(page.locator("#insights > div")).toHaveCSS("opacity", "1");
+  });
+});
+
+test.describe("motion without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("every section is visible with no animation classes", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.locator(".reveal")).toHaveCount(0);
+    for (const id of ["services", "testimonial", "insights", "contact"]) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await expect(page.locator(`#${id} h2`).first()).toBeAttached();
+      await expect(page.locator(`#${id} > div`).first()).toHaveCSS("opacity", "1");
+    }
+  });
+});
+
+test("the largest paint is the hero's and nothing shifts while the page loads", async ({ page }) => {
+  await page.goto("/");
+  const metrics = await page.evaluate(
+    () =>
+      new Promise<{ lcp: string; cls: number }>((resolve) => {
+        let lcp = "";
+        let cls = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { element?: Element })[]) {
+            lcp = entry.element?.tagName ?? "";
+          }
+        }).observe({ type: "largest-contentful-paint", buffered: true });
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[]) {
+            if (!entry.hadRecentInput) cls += entry.value;
+          }
+        }).observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => resolve({ lcp, cls }), 3000);
+      }),
+  );
+  expect(["H1", "IMG", "P"]).toContain(metrics.lcp);
+  expect(metrics.cls).toBeLessThan(0.02);
+});
