@@ -9,9 +9,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { ErrorPage } from "~/components/error-page";
-import { ScrollToTop } from "~/components/scroll-to-top";
+import { lazy, type ReactNode, Suspense } from "react";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { env } from "~/env.server";
@@ -57,7 +55,6 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SiteFooter year={data?.year ?? new Date().getFullYear()} />
-        <ScrollToTop />
         <Scripts nonce={nonce} />
       </body>
     </html>
@@ -68,8 +65,16 @@ export default function App() {
   return <Outlet />;
 }
 
+// Loaded only when something failed, so pages that render fine never download it.
+const ErrorPage = lazy(() =>
+  import("~/components/error-page").then((module) => ({ default: module.ErrorPage })),
+);
+
 export function ErrorBoundary() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error)) return <ErrorPage status={error.status} />;
-  return <ErrorPage status={500} />;
+  return (
+    <Suspense>
+      <ErrorPage status={isRouteErrorResponse(error) ? error.status : 500} />
+    </Suspense>
+  );
 }

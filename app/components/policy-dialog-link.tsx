@@ -1,8 +1,10 @@
 import { useFetcher } from "@remix-run/react";
-import { type MouseEvent, type ReactNode, useEffect, useId, useRef } from "react";
+import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useId, useRef } from "react";
 import type { Policy } from "~/content/policies/types";
 import { useHydrated } from "~/hooks/use-hydrated";
-import { PolicyBody } from "./policy-body";
+
+// Only a visitor who opens a dialog needs the policy layout: it loads with the text.
+const PolicyBody = lazy(() => import("./policy-body").then((module) => ({ default: module.PolicyBody })));
 
 interface PolicyDialogLinkProps {
   /** The policy page; its loader returns `{ policy }`, which the dialog shows. */
@@ -25,6 +27,7 @@ export function PolicyDialogLink({ href, className, children }: PolicyDialogLink
 
   const load = () => {
     if (fetcher.state === "idle" && !fetcher.data) fetcher.load(href);
+    void import("./policy-body");
   };
 
   const open = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -81,7 +84,9 @@ export function PolicyDialogLink({ href, className, children }: PolicyDialogLink
             </form>
           </div>
           <div className="mx-auto max-w-3xl px-6 py-8 text-ink">
-            {policy ? <PolicyBody policy={policy} headingLevel={3} /> : <p role="status">Loading…</p>}
+            <Suspense fallback={<p role="status">Loading…</p>}>
+              {policy ? <PolicyBody policy={policy} headingLevel={3} /> : <p role="status">Loading…</p>}
+            </Suspense>
           </div>
         </dialog>
       )}

@@ -2,6 +2,7 @@ import { footerGroups } from "~/content/footer";
 import { formatAddress, site } from "~/content/site";
 import { BrandLogo } from "./brand-logo";
 import { PolicyDialogLink } from "./policy-dialog-link";
+import { ScrollToTop } from "./scroll-to-top";
 
 const linkClass = "rounded-sm text-white/75 transition-colors hover:text-white";
 
@@ -69,6 +70,8 @@ export function SiteFooter({ year }: { year: number }) {
           </ul>
         </div>
       </div>
+      {/* Fixed to the viewport's corner; kept in the footer landmark for assistive technology. */}
+      <ScrollToTop />
     </footer>
   );
 }

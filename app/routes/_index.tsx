@@ -3,12 +3,13 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
 import { HeroSection } from "~/components/home/hero-section";
+import { HomeContentProvider } from "~/components/home/home-content";
 import { InsightsSection } from "~/components/home/insights-section";
 import { ReviewsSection } from "~/components/home/reviews-section";
 import { ServicesSection } from "~/components/home/services-section";
+import { homeContent } from "~/content/home.server";
 import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
-import type { EnquiryActionData, EnquiryLoaderData } from "~/enquiry/notices";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
@@ -24,7 +25,7 @@ export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ match
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { enquiry, headers } = await loadEnquiry(request);
-  return data({ enquiry }, { headers });
+  return data({ content: homeContent, enquiry }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -32,10 +33,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function HomePage() {
-  const { enquiry } = useLoaderData<{ enquiry: EnquiryLoaderData }>();
-  const actionData = useActionData<EnquiryActionData>();
+  const { content, enquiry } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return (
-    <>
+    <HomeContentProvider value={content}>
       <HeroSection />
       <ServicesSection />
       <ReviewsSection />
@@ -47,6 +48,6 @@ export default function HomePage() {
           lastResult={actionData?.result}
         />
       </ContactSection>
-    </>
+    </HomeContentProvider>
   );
 }

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
+import { useHomeContent } from "~/components/home/home-content";
 import { SectionIntro } from "~/components/home/section-intro";
-import { contactIntro } from "~/content/contact";
 import { site } from "~/content/site";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 
 /** The contact section: heading and introduction, then the enquiry form passed as children. */
 export function ContactSection({ children }: { children?: ReactNode }) {
+  const { contactIntro } = useHomeContent();
   const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <section id="contact" aria-labelledby="contact-heading" className="py-20 lg:py-28">

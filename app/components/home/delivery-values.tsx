@@ -1,10 +1,11 @@
+import { useHomeContent } from "~/components/home/home-content";
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { deliveryCards, deliveryIntro } from "~/content/delivery";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 
 /** 'How We Deliver Value': six engagement models as cards. */
 export function DeliveryValues() {
+  const { deliveryCards, deliveryIntro } = useHomeContent();
   const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <section aria-labelledby="delivery-heading" className="bg-primary-soft/60 py-20 lg:py-28">

@@ -1,8 +1,9 @@
+import { useHomeContent } from "~/components/home/home-content";
 import { TypedWord } from "~/components/home/typed-word";
-import { hero } from "~/content/hero";
 import heroIllustration from "~/images/hero-illustration.svg";
 
 export function HeroSection() {
+  const { hero } = useHomeContent();
   return (
     <section aria-labelledby="hero-heading" className="hero-backdrop relative overflow-hidden">
       <div className="mx-auto grid max-w-7xl items-center gap-12 px-6 pt-14 pb-20 lg:grid-cols-[1.15fr_1fr] lg:pt-20 lg:pb-28">

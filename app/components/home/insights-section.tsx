@@ -1,9 +1,10 @@
+import { useHomeContent } from "~/components/home/home-content";
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { coreValues, valuesIntro } from "~/content/values";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 
 export function InsightsSection() {
+  const { coreValues, valuesIntro } = useHomeContent();
   const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <section id="insights" aria-labelledby="insights-heading" className="bg-ink py-20 text-white lg:py-28">

@@ -1,19 +1,8 @@
 import { useEffect, useRef, useState } from "react";
+import { useHomeContent } from "~/components/home/home-content";
 import type { Partner } from "~/content/partners";
-import { partnerLogoSize, partnersIntro } from "~/content/partners";
 import { usePrefersReducedMotion } from "~/hooks/use-media-query";
 import { useNearViewport } from "~/hooks/use-near-viewport";
-
-/** Spec §9: autoplay every 1500 ms, 3 per view from 1024 px, one slide per step, drag threshold 80. */
-export const carouselSettings = {
-  autoplay: { delay: 1500, pauseOnMouseEnter: true, disableOnInteraction: false },
-  slidesPerView: 1,
-  slidesPerGroup: 1,
-  breakpoints: { 1024: { slidesPerView: 3 } },
-  loop: true,
-  threshold: 80,
-  spaceBetween: 24,
-} as const;
 
 /**
  * 'Trusted By'. Without JavaScript a scrollable row of logos; once it nears the viewport,
@@ -21,6 +10,7 @@ export const carouselSettings = {
  * hover, on keyboard focus and with a visible pause button.
  */
 export function PartnersCarousel({ partners }: { partners: readonly Partner[] }) {
+  const { partnerLogoSize, partnersIntro } = useHomeContent();
   const container = useRef<HTMLDivElement>(null);
   const near = useNearViewport(container, "200px");
   const reducedMotion = usePrefersReducedMotion();
@@ -35,61 +25,14 @@ export function PartnersCarousel({ partners }: { partners: readonly Partner[] })
     let cancelled = false;
     let destroy: (() => void) | undefined;
 
-    import("~/components/home/load-swiper").then(({ Swiper, Autoplay }) => {
+    import("~/components/home/partners-swiper").then(({ mountPartnersCarousel }) => {
       if (cancelled) return;
-      const swiper = new Swiper(element, {
-        ...carouselSettings,
-        breakpoints: { ...carouselSettings.breakpoints },
-        modules: [Autoplay],
-        autoplay: { ...carouselSettings.autoplay },
-      });
-      // Autoplay runs only while wanted and neither hovered nor holding keyboard focus.
-      let hovered = false;
-      let focused = false;
-      syncRef.current = () => {
-        const run = playingRef.current && !hovered && !focused;
-        if (run && !swiper.autoplay.running) swiper.autoplay.start();
-        if (!run && swiper.autoplay.running) swiper.autoplay.stop();
-      };
-      const listeners: [string, (event: Event) => void][] = [
-        [
-          "pointerenter",
-          () => {
-            hovered = true;
-            syncRef.current();
-          },
-        ],
-        [
-          "pointerleave",
-          () => {
-            hovered = false;
-            syncRef.current();
-          },
-        ],
-        [
-          "focusin",
-          () => {
-            focused = true;
-            syncRef.current();
-          },
-        ],
-        [
-          "focusout",
-          (event) => {
-            focused = element.contains((event as FocusEvent).relatedTarget as Node | null);
-            syncRef.current();
-          },
-        ],
-      ];
-      for (const [type, listener] of listeners) element.addEventListener(type, listener);
       playingRef.current = !reducedMotion;
       setPlaying(!reducedMotion);
-      syncRef.current();
+      const carousel = mountPartnersCarousel(element, () => playingRef.current);
+      syncRef.current = carousel.sync;
       setReady(true);
-      destroy = () => {
-        for (const [type, listener] of listeners) element.removeEventListener(type, listener);
-        swiper.destroy(true, true);
-      };
+      destroy = carousel.destroy;
     });
     return () => {
       cancelled = true;

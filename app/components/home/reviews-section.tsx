@@ -1,11 +1,11 @@
+import { useHomeContent } from "~/components/home/home-content";
 import { PartnersCarousel } from "~/components/home/partners-carousel";
 import { SectionIntro } from "~/components/home/section-intro";
 import { WorkBanner } from "~/components/home/work-banner";
-import { partners, partnersIntro } from "~/content/partners";
-import { reviewsHeading } from "~/content/work";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 
 export function ReviewsSection() {
+  const { partners, partnersIntro, reviewsHeading } = useHomeContent();
   const workRef = useRevealOnScroll<HTMLDivElement>();
   const partnersRef = useRevealOnScroll<HTMLDivElement>();
   return (

@@ -1,8 +1,9 @@
+import { useHomeContent } from "~/components/home/home-content";
 import type { Service } from "~/content/services";
-import { servicesIntro } from "~/content/services";
 
 /** Illustration, description, highlights and the 'Explore' link of one service. */
 export function ServiceBody({ service, showImage }: { service: Service; showImage: boolean }) {
+  const { servicesIntro } = useHomeContent();
   return (
     <div className="grid items-start gap-6 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)] sm:gap-8">
       <div className="aspect-[4/3] overflow-hidden rounded-2xl bg-primary-soft">

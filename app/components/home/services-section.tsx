@@ -1,10 +1,11 @@
 import { DeliveryValues } from "~/components/home/delivery-values";
+import { useHomeContent } from "~/components/home/home-content";
 import { SectionIntro } from "~/components/home/section-intro";
 import { ServicesShowcase } from "~/components/home/services-showcase";
-import { services, servicesIntro } from "~/content/services";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 
 export function ServicesSection() {
+  const { services, servicesIntro } = useHomeContent();
   const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <>

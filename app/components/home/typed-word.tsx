@@ -1,8 +1,6 @@
 import { useEffect, useRef } from "react";
 import { usePrefersReducedMotion } from "~/hooks/use-media-query";
 
-/** Spec §9: 100 ms per character, 700 ms before deleting. */
-export const typingTimings = { typeSpeed: 100, backDelay: 700 } as const;
 /** Under reduced motion the word is swapped whole at this interval. */
 export const wordSwapInterval = 2500;
 
@@ -34,23 +32,8 @@ export function TypedWord({ words }: { words: readonly [string, ...string[]] }) 
 
     let cancelled = false;
     let destroy: (() => void) | undefined;
-    import("typed.js").then(({ default: Typed }) => {
-      if (cancelled) return;
-      // typed.js treats the word already on screen as the first string and starts by
-      // deleting it; when a loop ends it must type that word afresh instead.
-      const typed: InstanceType<typeof Typed> = new Typed(element, {
-        strings: rest,
-        typeSpeed: typingTimings.typeSpeed,
-        backSpeed: 50,
-        backDelay: typingTimings.backDelay,
-        startDelay: typingTimings.backDelay,
-        loop: true,
-        autoInsertCss: false,
-        onLastStringBackspaced: () => {
-          typed.strPos = 0;
-        },
-      });
-      destroy = () => typed.destroy();
+    import("~/components/home/typing-animation").then(({ startTyping }) => {
+      if (!cancelled) destroy = startTyping(element, rest);
     });
     return () => {
       cancelled = true;

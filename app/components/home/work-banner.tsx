@@ -1,7 +1,8 @@
-import { featuredWork } from "~/content/work";
+import { useHomeContent } from "~/components/home/home-content";
 
 /** 'Dive Into Our Work': the PawPal pet-care case study. */
 export function WorkBanner() {
+  const { featuredWork } = useHomeContent();
   const { project, image } = featuredWork;
   return (
     <article aria-labelledby="work-heading" className="grid gap-8">
