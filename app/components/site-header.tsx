@@ -36,11 +36,8 @@ export function SiteHeader() {
       >
         Skip to content
       </a>
-      <div
-        className={`mx-auto flex max-w-7xl items-center justify-between px-6 transition-[height] duration-200 ${
-          scrolled ? "h-16" : "h-18"
-        }`}
-      >
+      {/* The bar keeps its height when scrolled: a resize would shift the whole page. */}
+      <div className="mx-auto flex h-18 max-w-7xl items-center justify-between px-6">
         <BrandLogo />
         <nav aria-label="Main" className="max-nav:hidden">
           <NavLinks layout="bar" onHomePage={onHomePage} activeAnchor={activeAnchor} />

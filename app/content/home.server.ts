@@ -1,13 +1,12 @@
 import { contactIntro } from "./contact";
-import { deliveryCards, deliveryIntro } from "./delivery";
 import { hero } from "./hero";
 import { partnerLogoSize, partners, partnersIntro } from "./partners";
 import { services, servicesIntro } from "./services";
-import { coreValues, valuesIntro } from "./values";
-import { featuredWork, reviewsHeading } from "./work";
+import { reviewsHeading } from "./work";
 
 /**
- * Everything the home page says, gathered for its loader. The page gets its copy as loader
+ * The home page's copy that interactive components render, gathered for its loader (static
+ * sections render on the server only and import their own). The page gets its copy as loader
  * data, so the words travel once in the HTML (where gzip folds them into the rendered text)
  * instead of again in the JavaScript bundle.
  */
@@ -15,15 +14,10 @@ export const homeContent = {
   hero,
   servicesIntro,
   services,
-  deliveryIntro,
-  deliveryCards,
   reviewsHeading,
-  featuredWork,
   partnersIntro,
   partnerLogoSize,
   partners,
-  valuesIntro,
-  coreValues,
   contactIntro,
 };
 

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { reducedMotionQuery } from "~/hooks/use-media-query";
 
 /** Classes the effect adds; the stylesheet animates them only when motion is allowed. */
@@ -10,30 +10,34 @@ function isInViewport(element: Element): boolean {
 }
 
 /**
- * Fades and scales an element in when it scrolls into view. The classes are added by this
- * effect only: without JavaScript, under reduced motion or without IntersectionObserver the
- * element is simply visible, and an element already on screen is never hidden.
+ * Fades and scales every `[data-reveal]` element in when it scrolls into view. The classes
+ * are added by this effect only: without JavaScript, under reduced motion or without
+ * IntersectionObserver the elements are simply visible, and one already on screen is never
+ * hidden. It works on server-rendered markup React does not manage as well.
  */
-export function useRevealOnScroll<T extends HTMLElement>(): RefObject<T> {
-  const ref = useRef<T>(null);
+export function useRevealOnScroll(): void {
   useEffect(() => {
-    const element = ref.current;
-    if (!element || !("IntersectionObserver" in window)) return;
-    if (window.matchMedia(reducedMotionQuery).matches || isInViewport(element)) return;
-    element.classList.add(revealClasses.pending);
+    if (!("IntersectionObserver" in window) || window.matchMedia(reducedMotionQuery).matches) return;
+    const elements = Array.from(document.querySelectorAll<HTMLElement>("[data-reveal]")).filter(
+      (element) => !isInViewport(element),
+    );
     const observer = new IntersectionObserver(
       (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        element.classList.add(revealClasses.shown);
-        observer.disconnect();
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          entry.target.classList.add(revealClasses.shown);
+          observer.unobserve(entry.target);
+        }
       },
       { rootMargin: "0px 0px -8% 0px" },
     );
-    observer.observe(element);
+    for (const element of elements) {
+      element.classList.add(revealClasses.pending);
+      observer.observe(element);
+    }
     return () => {
       observer.disconnect();
-      element.classList.remove(revealClasses.pending, revealClasses.shown);
+      for (const element of elements) element.classList.remove(revealClasses.pending, revealClasses.shown);
     };
   }, []);
-  return ref;
 }

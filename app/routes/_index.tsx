@@ -4,12 +4,14 @@ import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
 import { HeroSection } from "~/components/home/hero-section";
 import { HomeContentProvider } from "~/components/home/home-content";
-import { InsightsSection } from "~/components/home/insights-section";
+import { InsightsSection } from "~/components/home/insights-section.server";
 import { ReviewsSection } from "~/components/home/reviews-section";
 import { ServicesSection } from "~/components/home/services-section";
+import { ServerRendered } from "~/components/server-rendered";
 import { homeContent } from "~/content/home.server";
 import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
+import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
@@ -35,12 +37,13 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function HomePage() {
   const { content, enquiry } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  useRevealOnScroll();
   return (
     <HomeContentProvider value={content}>
       <HeroSection />
       <ServicesSection />
       <ReviewsSection />
-      <InsightsSection />
+      <ServerRendered id="core-values" render={InsightsSection} />
       <ContactSection>
         <EnquiryForm
           token={enquiry.token}

@@ -2,15 +2,13 @@ import type { ReactNode } from "react";
 import { useHomeContent } from "~/components/home/home-content";
 import { SectionIntro } from "~/components/home/section-intro";
 import { site } from "~/content/site";
-import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 
 /** The contact section: heading and introduction, then the enquiry form passed as children. */
 export function ContactSection({ children }: { children?: ReactNode }) {
   const { contactIntro } = useHomeContent();
-  const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <section id="contact" aria-labelledby="contact-heading" className="py-20 lg:py-28">
-      <div ref={revealRef} className="mx-auto grid max-w-7xl gap-10 px-6">
+      <div data-reveal="" className="mx-auto grid max-w-7xl gap-10 px-6">
         <SectionIntro
           id="contact-heading"
           eyebrow={contactIntro.eyebrow}

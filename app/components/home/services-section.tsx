@@ -1,16 +1,15 @@
-import { DeliveryValues } from "~/components/home/delivery-values";
+import { DeliveryValues } from "~/components/home/delivery-values.server";
 import { useHomeContent } from "~/components/home/home-content";
 import { SectionIntro } from "~/components/home/section-intro";
 import { ServicesShowcase } from "~/components/home/services-showcase";
-import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
+import { ServerRendered } from "~/components/server-rendered";
 
 export function ServicesSection() {
   const { services, servicesIntro } = useHomeContent();
-  const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <>
       <section id="services" aria-labelledby="services-heading" className="py-20 lg:py-28">
-        <div ref={revealRef} className="mx-auto grid max-w-7xl gap-12 px-6">
+        <div data-reveal="" className="mx-auto grid max-w-7xl gap-12 px-6">
           <SectionIntro
             id="services-heading"
             level={2}
@@ -21,7 +20,7 @@ export function ServicesSection() {
           <ServicesShowcase services={services} />
         </div>
       </section>
-      <DeliveryValues />
+      <ServerRendered id="delivery-values" render={DeliveryValues} />
     </>
   );
 }

@@ -1,14 +1,11 @@
-import { useHomeContent } from "~/components/home/home-content";
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
+import { coreValues, valuesIntro } from "~/content/values";
 
 export function InsightsSection() {
-  const { coreValues, valuesIntro } = useHomeContent();
-  const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <section id="insights" aria-labelledby="insights-heading" className="bg-ink py-20 text-white lg:py-28">
-      <div ref={revealRef} className="mx-auto grid max-w-7xl gap-12 px-6">
+      <div data-reveal="" className="mx-auto grid max-w-7xl gap-12 px-6">
         <SectionIntro
           id="insights-heading"
           eyebrow={valuesIntro.eyebrow}

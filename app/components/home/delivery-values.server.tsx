@@ -1,15 +1,12 @@
-import { useHomeContent } from "~/components/home/home-content";
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
+import { deliveryCards, deliveryIntro } from "~/content/delivery";
 
 /** 'How We Deliver Value': six engagement models as cards. */
 export function DeliveryValues() {
-  const { deliveryCards, deliveryIntro } = useHomeContent();
-  const revealRef = useRevealOnScroll<HTMLDivElement>();
   return (
     <section aria-labelledby="delivery-heading" className="bg-primary-soft/60 py-20 lg:py-28">
-      <div ref={revealRef} className="mx-auto max-w-7xl px-6">
+      <div data-reveal="" className="mx-auto max-w-7xl px-6">
         <SectionIntro
           id="delivery-heading"
           eyebrow={deliveryIntro.eyebrow}

@@ -1,8 +1,7 @@
-import { useHomeContent } from "~/components/home/home-content";
+import { featuredWork } from "~/content/work";
 
 /** 'Dive Into Our Work': the PawPal pet-care case study. */
 export function WorkBanner() {
-  const { featuredWork } = useHomeContent();
   const { project, image } = featuredWork;
   return (
     <article aria-labelledby="work-heading" className="grid gap-8">

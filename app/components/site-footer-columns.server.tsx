@@ -1,0 +1,51 @@
+import { footerGroups } from "~/content/footer";
+import { formatAddress, site } from "~/content/site";
+import { BrandLogo } from "./brand-logo";
+import { footerLinkClass as linkClass } from "./footer-styles";
+
+/** The footer's static part: who we are, where to find us, and what to ask us for. */
+export function FooterColumns() {
+  return (
+    <div className="mx-auto grid max-w-7xl gap-12 px-6 pt-16 pb-10 md:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr_1fr]">
+      <div className="grid content-start gap-5">
+        <BrandLogo tone="light" />
+        <p className="max-w-sm text-white/75">{site.tagline}</p>
+        <address className="grid gap-3 not-italic">
+          <a href={site.address.mapsUrl} className={linkClass} rel="noopener noreferrer" target="_blank">
+            {formatAddress()}
+            <span className="sr-only"> (opens a map in a new tab)</span>
+          </a>
+          <a href={`mailto:${site.email}`} className={`${linkClass} font-semibold`}>
+            {site.email}
+          </a>
+          <a href={`tel:${site.phone.e164}`} className={`${linkClass} font-semibold`}>
+            {site.phone.display}
+          </a>
+        </address>
+      </div>
+      {footerGroups.map((group) => (
+        <nav key={group.heading} aria-labelledby={`footer-${slug(group.heading)}`}>
+          <h2
+            id={`footer-${slug(group.heading)}`}
+            className="font-bold text-sm text-white uppercase tracking-widest"
+          >
+            {group.heading}
+          </h2>
+          <ul className="mt-5 grid gap-3">
+            {group.items.map((item) => (
+              <li key={item}>
+                <a href="/#contact" className={linkClass}>
+                  {item}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ))}
+    </div>
+  );
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
