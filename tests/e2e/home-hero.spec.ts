@@ -73,6 +73,16 @@ test("the typed word loops: Startup, Brand, then Business typed afresh", async (
   expect(afterBrand).toContain("Bus");
 });
 
+test("the headline animation can be paused and played again (WCAG 2.2.2)", async ({ page }) => {
+  await page.goto("/");
+  await expect.poll(async () => (await sampleWord(page, 2500)).includes("Startup")).toBe(true);
+  await page.getByRole("button", { name: "Pause the headline animation" }).click();
+  await expect(page.locator("[data-typed-target]")).toHaveText("Business");
+  expect(new Set(await sampleWord(page, 2500))).toEqual(new Set(["Business"]));
+  await page.getByRole("button", { name: "Play the headline animation" }).click();
+  expect(await sampleWord(page, 3500)).toContain("Startup");
+});
+
 test.describe("hero under reduced motion", () => {
   test.use({ contextOptions: { reducedMotion: "reduce" } });
 
@@ -100,6 +110,7 @@ test.describe("hero without JavaScript", () => {
     await page.waitForTimeout(1500);
     await expect(page.locator("[data-typed-target]")).toHaveText("Business");
     await expect(page.locator(".typed-cursor")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /headline animation/ })).toBeHidden();
   });
 });
 

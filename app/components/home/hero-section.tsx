@@ -1,9 +1,11 @@
+import { useState } from "react";
 import { useHomeContent } from "~/components/home/home-content";
 import { TypedWord } from "~/components/home/typed-word";
 import heroIllustration from "~/images/hero-illustration.svg";
 
 export function HeroSection() {
   const { hero } = useHomeContent();
+  const [paused, setPaused] = useState(false);
   return (
     <section aria-labelledby="hero-heading" className="hero-backdrop relative overflow-hidden">
       <div className="mx-auto grid max-w-7xl items-center gap-12 px-6 pt-14 pb-20 lg:grid-cols-[1.15fr_1fr] lg:pt-20 lg:pb-28">
@@ -17,8 +19,16 @@ export function HeroSection() {
           >
             {hero.headline}
             {/* Spec §9: on screens of 420 px or less the rotating word gets a line of its own. */}
-            <br className="hidden [@media(max-width:420px)]:inline" /> <TypedWord words={hero.words} />
+            <br className="hidden [@media(max-width:420px)]:inline" />{" "}
+            <TypedWord words={hero.words} paused={paused} />
           </h1>
+          <button
+            type="button"
+            onClick={() => setPaused((value) => !value)}
+            className="js-only -mt-4 w-fit rounded-full font-semibold text-primary-dark text-sm underline-offset-4 hover:underline"
+          >
+            {paused ? "Play the headline animation" : "Pause the headline animation"}
+          </button>
           <p className="max-w-xl text-lg text-muted">{hero.introduction}</p>
           <p className="flex flex-wrap gap-4">
             <a

@@ -8,14 +8,15 @@ export const wordSwapInterval = 2500;
  * The hero's rotating word. Assistive technology reads the static first word; the animated
  * copy is hidden from it, so nobody hears letters being typed. Every word is stacked,
  * invisibly, in the same grid cell, so the headline never reflows as the word changes.
+ * Paused, it shows the first word (WCAG 2.2.2: moving content can be stopped).
  */
-export function TypedWord({ words }: { words: readonly [string, ...string[]] }) {
+export function TypedWord({ words, paused }: { words: readonly [string, ...string[]]; paused: boolean }) {
   const target = useRef<HTMLSpanElement>(null);
   const reducedMotion = usePrefersReducedMotion();
 
   useEffect(() => {
     const element = target.current;
-    if (!element || reducedMotion === null) return;
+    if (!element || reducedMotion === null || paused) return;
     const [first, ...rest] = words;
 
     if (reducedMotion) {
@@ -40,7 +41,7 @@ export function TypedWord({ words }: { words: readonly [string, ...string[]] }) 
       destroy?.();
       element.textContent = first;
     };
-  }, [reducedMotion, words]);
+  }, [reducedMotion, words, paused]);
 
   return (
     <>
