@@ -12,6 +12,7 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorPage } from "~/components/error-page";
+import { JsonLd } from "~/components/json-ld";
 import { ScrollToTop } from "~/components/scroll-to-top";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -22,8 +23,14 @@ import stylesheet from "~/styles/app.css";
 export const links: LinksFunction = () => [
   { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
 ];
+
+/** The layout renders only from its loader data: see the rule in ~/static-document.server. */
+export const handle = { staticDocument: true };
 
 export async function loader(_: LoaderFunctionArgs) {
   return { year: new Date().getFullYear(), siteUrl: env.SITE_URL };
@@ -51,6 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
         />
         <Meta />
         <Links />
+        {data ? <JsonLd siteUrl={data.siteUrl} /> : null}
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader />

@@ -10,7 +10,10 @@ const root = join(import.meta.dirname ?? ".", "..");
 const publicDir = join(root, "public");
 const logoSvg = readFileSync(join(publicDir, "favicon.svg"), "utf8");
 const font = readFileSync(
-  join(root, "node_modules/@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2"),
+  join(
+    root,
+    "node_modules/@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2",
+  ),
 ).toString("base64");
 
 const page = (body: string, css: string) => `<!doctype html><html><head><style>
