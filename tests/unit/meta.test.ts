@@ -10,10 +10,11 @@ const page = {
   siteUrl: "https://www.nirmaan.digital",
 };
 
+const contentOf = (entry: MetaDescriptor) => ("content" in entry ? entry.content : undefined);
 const byProperty = (meta: MetaDescriptor[], property: string) =>
-  meta.filter((entry) => "property" in entry && entry.property === property).map((entry) => entry.content);
+  meta.filter((entry) => "property" in entry && entry.property === property).map(contentOf);
 const byName = (meta: MetaDescriptor[], name: string) =>
-  meta.filter((entry) => "name" in entry && entry.name === name).map((entry) => entry.content);
+  meta.filter((entry) => "name" in entry && entry.name === name).map(contentOf);
 
 describe("buildMeta", () => {
   const meta = buildMeta(page);
