@@ -8,7 +8,15 @@ import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders, createNonce } from "~/security.server";
 import { documentCacheKey, StaticDocumentCache } from "~/static-document.server";
 
-export const streamTimeout = 5_000;
+/**
+ * How long Remix waits for promises inside loader data. The site defers nothing, and Remix
+ * keeps a timer of this length alive after every document and data response, which is what
+ * delays a graceful shutdown: keep it short.
+ */
+export const streamTimeout = 1_000;
+
+/** The longest a render may take before React gives up and the error page is served. */
+const renderTimeout = 5_000;
 
 const staticDocuments = new StaticDocumentCache();
 
@@ -81,7 +89,7 @@ function render(request: Request, remixContext: EntryContext, nonce: string) {
         },
       },
     );
-    timer = setTimeout(abort, streamTimeout + 1_000);
+    timer = setTimeout(abort, renderTimeout);
   });
 }
 
