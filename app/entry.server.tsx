@@ -6,20 +6,67 @@ import { renderToPipeableStream } from "react-dom/server";
 import "~/env.server";
 import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders, createNonce } from "~/security.server";
+import { documentCacheKey, StaticDocumentCache } from "~/static-document.server";
 
-export const streamTimeout = 5_000;
+/**
+ * How long Remix waits for promises inside loader data. The site defers nothing, and Remix
+ * keeps a timer of this length alive after every document and data response, which is what
+ * delays a graceful shutdown: keep it short.
+ */
+export const streamTimeout = 1_000;
 
-export default function handleRequest(
+/** The longest a render may take before React gives up and the error page is served. */
+const renderTimeout = 5_000;
+
+const staticDocuments = new StaticDocumentCache();
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
   const nonce = createNonce();
-  return new Promise<Response>((resolve, reject) => {
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // Every document carries a fresh nonce: browsers may keep it but must revalidate, and no
+  // shared cache may hand one visitor's nonce to another.
+  if (!/no-store/.test(responseHeaders.get("Cache-Control") ?? "")) {
+    responseHeaders.set("Cache-Control", "no-cache");
+  }
+  applySecurityHeaders(responseHeaders, nonce);
+
+  const key = documentCacheKey(request, responseStatusCode, responseHeaders, remixContext);
+  if (key === null) {
+    const { body, failed } = await render(request, remixContext, nonce);
+    return new Response(body, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });
+  }
+  let page = staticDocuments.get(key);
+  if (page) {
+    // The page is already rendered: the data Remix prepared for this render goes unread.
+    remixContext.serverHandoffStream?.cancel().catch(() => {});
+  } else {
+    const { body, failed } = await render(request, remixContext, staticDocuments.placeholder);
+    const html = await new Response(body).text();
+    if (failed) {
+      return new Response(html.replaceAll(staticDocuments.placeholder, nonce), {
+        headers: responseHeaders,
+        status: 500,
+      });
+    }
+    page = staticDocuments.set(key, html);
+  }
+  return new Response(page.withNonce(nonce), { headers: responseHeaders, status: responseStatusCode });
+}
+
+/**
+ * Renders the whole document before the first byte: the page has no deferred data, and
+ * crawlers, no-JS visitors and the CSP all want one complete HTML response.
+ */
+function render(request: Request, remixContext: EntryContext, nonce: string) {
+  return new Promise<{ body: ReadableStream<Uint8Array>; failed: boolean }>((resolve, reject) => {
     let shellRendered = false;
-    // The whole document is rendered before the first byte: the page has no deferred data,
-    // and crawlers, no-JS visitors and the CSP all want one complete HTML response.
+    let failed = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} nonce={nonce} />
@@ -28,27 +75,21 @@ export default function handleRequest(
         nonce,
         onAllReady() {
           shellRendered = true;
+          clearTimeout(timer);
           const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          applySecurityHeaders(responseHeaders, nonce);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          resolve({ body: createReadableStreamFromReadable(body), failed });
           pipe(body);
         },
         onShellError(error: unknown) {
           reject(error);
         },
         onError(error: unknown) {
-          responseStatusCode = 500;
+          failed = true;
           if (shellRendered) console.error(error);
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1_000);
+    timer = setTimeout(abort, renderTimeout);
   });
 }
 

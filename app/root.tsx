@@ -10,6 +10,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { lazy, type ReactNode, Suspense } from "react";
+import { JsonLd } from "~/components/json-ld";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { env } from "~/env.server";
@@ -19,8 +20,14 @@ import stylesheet from "~/styles/app.css";
 export const links: LinksFunction = () => [
   { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
 ];
+
+/** The layout renders only from its loader data: see the rule in ~/static-document.server. */
+export const handle = { staticDocument: true };
 
 export async function loader(_: LoaderFunctionArgs) {
   return { year: new Date().getFullYear(), siteUrl: env.SITE_URL };
@@ -48,6 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
         />
         <Meta />
         <Links />
+        {data ? <JsonLd siteUrl={data.siteUrl} /> : null}
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader />

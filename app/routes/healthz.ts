@@ -1,6 +1,7 @@
+import { secureResponse } from "~/security.server";
+
 export function loader() {
-  return Response.json(
-    { status: "ok", uptime: Math.round(process.uptime()) },
-    { headers: { "Cache-Control": "no-store" } },
-  );
+  return secureResponse(JSON.stringify({ status: "ok", uptime: Math.round(process.uptime()) }), {
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+  });
 }

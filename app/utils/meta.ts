@@ -14,6 +14,7 @@ export interface PageMeta {
 export function buildMeta({ title, description, path, siteUrl, noIndex }: PageMeta): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;
   const image = `${siteUrl}/og-image.png`;
+  const imageAlt = `${site.name}: ${site.tagline}`;
   const meta: MetaDescriptor[] = [
     { title },
     { name: "description", content: description },
@@ -26,12 +27,14 @@ export function buildMeta({ title, description, path, siteUrl, noIndex }: PageMe
     { property: "og:image", content: image },
     { property: "og:image:width", content: "1200" },
     { property: "og:image:height", content: "630" },
-    { property: "og:image:alt", content: `${site.name}: ${site.tagline}` },
+    { property: "og:image:type", content: "image/png" },
+    { property: "og:image:alt", content: imageAlt },
     { property: "og:locale", content: "en_IN" },
     { name: "twitter:card", content: "summary_large_image" },
     { name: "twitter:title", content: title },
     { name: "twitter:description", content: description },
     { name: "twitter:image", content: image },
+    { name: "twitter:image:alt", content: imageAlt },
   ];
   if (noIndex) meta.push({ name: "robots", content: "noindex" });
   return meta;

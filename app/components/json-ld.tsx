@@ -1,0 +1,56 @@
+import { seo } from "~/content/seo";
+import { site } from "~/content/site";
+import { useNonce } from "~/nonce";
+
+/** The agency as schema.org structured data: who it is, where, how to reach it, what it offers. */
+export function organizationJsonLd(siteUrl: string) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "ProfessionalService",
+    "@id": `${siteUrl}/#organization`,
+    name: site.name,
+    alternateName: site.shortName,
+    description: site.description,
+    slogan: site.tagline,
+    url: `${siteUrl}/`,
+    logo: `${siteUrl}/icon-512.png`,
+    image: `${siteUrl}${seo.ogImage.path}`,
+    foundingDate: String(site.foundingYear),
+    email: site.email,
+    telephone: site.phone.e164,
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: site.address.street,
+      addressLocality: site.address.locality,
+      addressRegion: site.address.region,
+      postalCode: site.address.postalCode,
+      addressCountry: site.address.countryCode,
+    },
+    hasMap: site.address.mapsUrl,
+    areaServed: "Worldwide",
+    hasOfferCatalog: {
+      "@type": "OfferCatalog",
+      name: `${site.name} services`,
+      itemListElement: seo.services.map((service) => ({
+        "@type": "Offer",
+        itemOffered: { "@type": "Service", name: service.name, description: service.description },
+      })),
+    },
+  };
+}
+
+/** JSON for an inline script: `<` is escaped so no text can close the script element early. */
+export function serializeJsonLd(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, "\\u003c");
+}
+
+export function JsonLd({ siteUrl }: { siteUrl: string }) {
+  const nonce = useNonce();
+  return (
+    <script
+      type="application/ld+json"
+      nonce={nonce}
+      dangerouslySetInnerHTML={{ __html: serializeJsonLd(organizationJsonLd(siteUrl)) }}
+    />
+  );
+}

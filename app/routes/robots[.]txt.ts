@@ -1,0 +1,9 @@
+import { env } from "~/env.server";
+import { secureResponse } from "~/security.server";
+
+export function loader() {
+  const text = `User-agent: *\nAllow: /\n\nSitemap: ${env.SITE_URL}/sitemap.xml\n`;
+  return secureResponse(text, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import type { EntryContext } from "@remix-run/node";
+
+/**
+ * Render-once cache for documents that are the same for every visitor.
+ *
+ * The rule: a GET document is served from this cache only when
+ * - the request has no query string and no Cookie header (nothing per-visitor can reach the output),
+ * - the status is 200, no action ran, no route errored and no loader set a cookie,
+ * - EVERY matched route opts in with `export const handle = { staticDocument: true }`, which
+ *   promises that its markup is a pure function of the URL path and its loader data (no
+ *   Date.now(), Math.random() or per-request values while rendering), and
+ * - the loader data is plain JSON (no deferred promises); it is part of the key, so changed
+ *   data (a new year in the footer, another SITE_URL) renders afresh.
+ * A route that renders a per-request value (an anti-replay token, a flash notice) must not
+ * opt in: put the value in loader data and the key changes on every request, so the cache
+ * only churns.
+ *
+ * The page is rendered once with a random placeholder in place of the CSP nonce and split on
+ * it; each response joins the parts with its own fresh nonce, so no nonce is ever reused.
+ */
+export class StaticDocumentCache {
+  /** Hex, so no HTML or JSON escaping can alter it; 128 random bits, so page text never contains it. */
+  readonly placeholder = randomBytes(16).toString("hex");
+  private readonly pages = new Map<string, CachedPage>();
+
+  constructor(private readonly maxEntries = 32) {}
+
+  get(key: string): CachedPage | undefined {
+    const page = this.pages.get(key);
+    if (page) {
+      // Least recently used goes first: re-insert on every hit.
+      this.pages.delete(key);
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  set(key: string, html: string): CachedPage {
+    const page = new CachedPage(html.split(this.placeholder));
+    this.pages.set(key, page);
+    for (const oldest of this.pages.keys()) {
+      if (this.pages.size <= this.maxEntries) break;
+      this.pages.delete(oldest);
+    }
+    return page;
+  }
+
+  get size(): number {
+    return this.pages.size;
+  }
+}
+
+export class CachedPage {
+  constructor(private readonly parts: string[]) {}
+
+  withNonce(nonce: string): string {
+    return this.parts.join(nonce);
+  }
+}
+
+const MAX_KEY_LENGTH = 16_384;
+
+/** The cache key of a document response, or null when the response must be rendered for this request alone. */
+export function documentCacheKey(
+  request: Request,
+  status: number,
+  headers: Headers,
+  context: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
+): string | null {
+  if (request.method !== "GET" || status !== 200) return null;
+  if (request.headers.has("Cookie") || headers.has("Set-Cookie")) return null;
+  const url = new URL(request.url);
+  if (url.search !== "") return null;
+  const { actionData, errors, matches, loaderData } = context.staticHandlerContext;
+  if (actionData || errors) return null;
+  const optedIn = matches.every((match) => {
+    const handle: unknown = context.routeModules[match.route.id]?.handle;
+    return (
+      typeof handle === "object" &&
+      handle !== null &&
+      "staticDocument" in handle &&
+      handle.staticDocument === true
+    );
+  });
+  if (!optedIn || matches.length === 0) return null;
+  let data: string;
+  try {
+    data = JSON.stringify(loaderData, plainJsonOnly);
+  } catch {
+    return null;
+  }
+  const key = `${url.pathname}\n${data}`;
+  return key.length <= MAX_KEY_LENGTH ? key : null;
+}
+
+function plainJsonOnly(_key: string, value: unknown): unknown {
+  if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
+    throw new TypeError("not plain JSON");
+  }
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) throw new TypeError("not plain JSON");
+  }
+  return value;
+}

@@ -1,0 +1,103 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
+
+const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
+const viewports = [
+  { width: 1280, height: 800 },
+  { width: 375, height: 812 },
+];
+
+/**
+ * axe runs inside the page, which a JavaScript-disabled browser refuses to do. The no-JS case
+ * is therefore the server's HTML with every script removed and `<noscript>` content made
+ * live: what a visitor without JavaScript gets, under the same CSP and stylesheet.
+ */
+async function serveWithoutScripts(page: Page) {
+  await page.route(
+    (url) => !url.pathname.startsWith("/build/") && !/\.[a-z0-9]+$/i.test(url.pathname),
+    async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text())
+        .replace(/<script\b[\s\S]*?<\/script>/gi, "")
+        .replace(/<link rel="modulepreload"[^>]*>/gi, "")
+        .replace(/<\/?noscript>/gi, "");
+      await route.fulfill({ response, body: html });
+    },
+  );
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
+    test.use({ allowedProblems: [/^HTTP 404 .*\/no-such-page$/] });
+
+    for (const path of routes) {
+      for (const viewport of viewports) {
+        test(`${path} at ${viewport.width} px has no axe violations`, async ({ page }) => {
+          await page.setViewportSize(viewport);
+          if (!javaScriptEnabled) await serveWithoutScripts(page);
+          const response = await page.goto(path);
+          expect(response?.status()).toBe(path === "/no-such-page" ? 404 : 200);
+          if (javaScriptEnabled) await page.waitForFunction(() => "__remixRouter" in window);
+          else expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+          await page.waitForLoadState("networkidle");
+          const results = await new AxeBuilder({ page }).analyze();
+          const summary = results.violations.map(
+            (violation) =>
+              `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+          );
+          expect(summary).toEqual([]);
+        });
+      }
+    }
+  });
+}
+
+test.describe("keyboard", () => {
+  test("the first Tab focuses 'Skip to content', which moves focus to the main content", async ({ page }) => {
+    await page.goto("/");
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.keyboard.press("Tab");
+    const skip = page.locator(":focus");
+    await expect(skip).toHaveText(/skip to content/i);
+    await expect(skip).toHaveAttribute("href", "#main");
+    await expect(skip).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main#main")).toBeFocused();
+  });
+});
+
+test.describe("reduced motion", () => {
+  test.beforeEach(async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+  });
+
+  test("nothing scrolls smoothly or animates", async ({ page }) => {
+    await page.goto("/");
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.waitForLoadState("networkidle");
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
+    const runningAnimations = () =>
+      page.evaluate(() =>
+        document
+          .getAnimations()
+          .filter((animation) => {
+            const timing = animation.effect?.getComputedTiming();
+            return animation.playState === "running" && Number(timing?.duration ?? 0) > 10;
+          })
+          .map((animation) => {
+            const target = (animation.effect as KeyframeEffect | null)?.target;
+            const name = "animationName" in animation ? animation.animationName : "transition";
+            return `${String(name)} on ${target?.tagName.toLowerCase()}.${target?.className}`;
+          }),
+      );
+    expect(await runningAnimations()).toEqual([]);
+    // Sections revealed on scroll must not animate in either.
+    for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 400) {
+      await page.mouse.wheel(0, 400);
+      expect(await runningAnimations()).toEqual([]);
+    }
+    await page.waitForTimeout(300);
+    expect(await runningAnimations()).toEqual([]);
+  });
+});

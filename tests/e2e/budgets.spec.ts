@@ -1,0 +1,82 @@
+import { gzipSync } from "node:zlib";
+import type { Page, Response } from "@playwright/test";
+import { expect, test } from "../support/fixtures";
+
+/** Gzipped bytes, at level 9 so the figure is the same on every run and machine. */
+const KB = 1024;
+const budgets = { initialJs: 100 * KB, allJs: 140 * KB, css: 12 * KB, html: 20 * KB };
+
+type Kind = "js" | "css" | "html";
+
+function kindOf(response: Response): Kind | null {
+  const type = response.headers()["content-type"] ?? "";
+  const path = new URL(response.url()).pathname;
+  if (response.request().resourceType() === "document" || type.startsWith("text/html")) return "html";
+  if (/\.m?js$/.test(path) || type.includes("javascript")) return "js";
+  if (path.endsWith(".css") || type.startsWith("text/css")) return "css";
+  return null;
+}
+
+/** Records the gzipped size of every script, stylesheet and document the page receives. */
+function recordTransfers(page: Page) {
+  const sizes = new Map<string, { kind: Kind; gzip: number }>();
+  const pending: Promise<void>[] = [];
+  page.on("response", (response) => {
+    const kind = kindOf(response);
+    if (kind === null || response.status() !== 200) return;
+    pending.push(
+      response.body().then((body) => {
+        sizes.set(response.url(), { kind, gzip: gzipSync(body, { level: 9 }).length });
+      }),
+    );
+  });
+  return async () => {
+    await Promise.all(pending);
+    const total = (kind: Kind) =>
+      [...sizes.values()].filter((entry) => entry.kind === kind).reduce((sum, entry) => sum + entry.gzip, 0);
+    return { js: total("js"), css: total("css"), html: total("html"), files: new Map(sizes) };
+  };
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+
+test("the home page stays within its byte budgets (gzip -9)", async ({ page }) => {
+  const measure = recordTransfers(page);
+  await page.goto("/");
+  await page.waitForFunction(() => "__remixRouter" in window);
+  await page.waitForLoadState("networkidle");
+  const initial = await measure();
+
+  // Everything the page may still load later: scroll through it all, then wait for the lazy chunks.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y < height; y += 400) {
+    await page.mouse.wheel(0, 400);
+    await page.waitForTimeout(50);
+  }
+  await page.waitForTimeout(500);
+  await page.waitForLoadState("networkidle");
+  const eventually = await measure();
+
+  console.log(
+    [
+      "home page budgets (gzip -9, 375×812):",
+      `  JS before interaction ${kb(initial.js)} / ${kb(budgets.initialJs)}`,
+      `  JS ever loaded        ${kb(eventually.js)} / ${kb(budgets.allJs)}`,
+      `  CSS                   ${kb(eventually.css)} / ${kb(budgets.css)}`,
+      `  HTML                  ${kb(initial.html)} / ${kb(budgets.html)}`,
+      "  files:",
+      ...[...eventually.files].map(
+        ([url, { kind, gzip }]) => `    ${kind.padEnd(4)} ${kb(gzip).padStart(9)}  ${new URL(url).pathname}`,
+      ),
+    ].join("\n"),
+  );
+
+  expect(initial.html, "a document was measured").toBeGreaterThan(0);
+  expect(initial.js, "scripts were measured").toBeGreaterThan(0);
+  expect(initial.js, "JS before interaction").toBeLessThanOrEqual(budgets.initialJs);
+  expect(eventually.js, "JS the home page can ever load").toBeLessThanOrEqual(budgets.allJs);
+  expect(eventually.css, "CSS").toBeLessThanOrEqual(budgets.css);
+  expect(initial.html, "HTML").toBeLessThanOrEqual(budgets.html);
+});

@@ -1,0 +1,105 @@
+import { expect, test } from "../support/fixtures";
+
+/** Every kind of response the app itself produces: documents, data, and resource routes. */
+const documents = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
+const resources = ["/healthz", "/sitemap.xml", "/robots.txt", "/manifest.webmanifest", "/_root.data"];
+
+const commonHeaders = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  "cross-origin-opener-policy": "same-origin",
+  "strict-transport-security": "max-age=63072000; includeSubDomains",
+};
+
+function directives(policy: string): Map<string, string[]> {
+  return new Map(
+    policy.split(";").map((part) => {
+      const [name = "", ...values] = part.trim().split(/\s+/);
+      return [name, values] as const;
+    }),
+  );
+}
+
+for (const path of documents) {
+  test(`document ${path} carries the enforced nonce CSP and the security headers`, async ({ request }) => {
+    const response = await request.get(path);
+    const headers = response.headers();
+    expect(headers).toMatchObject(commonHeaders);
+    expect(headers["permissions-policy"]).toContain("camera=()");
+    expect(headers["x-powered-by"]).toBeUndefined();
+    expect(headers["content-security-policy-report-only"]).toBeUndefined();
+    const policy = directives(headers["content-security-policy"] ?? "");
+    const scriptSrc = policy.get("script-src") ?? [];
+    expect(scriptSrc).toHaveLength(2);
+    expect(scriptSrc[0]).toMatch(/^'nonce-[A-Za-z0-9+/]{22}=='$/);
+    expect(scriptSrc[1]).toBe("'strict-dynamic'");
+    expect(policy.get("default-src")).toEqual(["'self'"]);
+    expect(policy.get("object-src")).toEqual(["'none'"]);
+    expect(policy.get("base-uri")).toEqual(["'none'"]);
+    expect(policy.get("form-action")).toEqual(["'self'"]);
+    expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(policy.get("img-src")).toEqual(["'self'", "data:"]);
+    expect(headers["content-security-policy"]).not.toMatch(/unsafe-inline|unsafe-eval/);
+
+    // Every script element carries this response's nonce, and no markup needs inline code or style.
+    const nonce = scriptSrc[0]?.slice("'nonce-".length, -1);
+    const html = await response.text();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(html).not.toMatch(/<[a-z][^>]*\sstyle=/i);
+    expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
+  });
+}
+
+for (const path of resources) {
+  test(`resource ${path} carries the security headers and a policy that loads nothing`, async ({
+    request,
+  }) => {
+    const response = await request.get(path);
+    expect(response.status()).toBe(200);
+    const headers = response.headers();
+    expect(headers).toMatchObject(commonHeaders);
+    expect(headers["x-powered-by"]).toBeUndefined();
+    expect(directives(headers["content-security-policy"] ?? "").get("default-src")).toEqual(["'none'"]);
+  });
+}
+
+test("every document response gets a fresh nonce, also when the page comes from the render cache", async ({
+  request,
+}) => {
+  const nonces = new Set<string>();
+  for (let i = 0; i < 5; i++) {
+    const response = await request.get("/");
+    const csp = response.headers()["content-security-policy"] ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? "";
+    const html = await response.text();
+    expect(html.match(/nonce="([^"]+)"/g)?.every((attribute) => attribute === `nonce="${nonce}"`)).toBe(true);
+    nonces.add(nonce);
+  }
+  expect(nonces.size).toBe(5);
+});
+
+test.describe("hydration", () => {
+  // The client-side navigation below ends on the not-found page, whose data request is a real 404.
+  test.use({ allowedProblems: [/^HTTP 404 .*\/no-such-page/] });
+
+  test("the home page hydrates under the enforced CSP", async ({ page }) => {
+    const response = await page.goto("/");
+    expect(response?.headers()["content-security-policy"]).toContain("'strict-dynamic'");
+    // Remix creates its router only when the nonce'd module scripts ran.
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await expect(page.locator("html")).toHaveClass(/\bjs\b/);
+    // The router works: a client-side navigation to the not-found page renders without a reload.
+    await page.evaluate(() => {
+      (window as unknown as { marker: boolean }).marker = true;
+    });
+    await page.evaluate(async () => {
+      const router = (window as unknown as { __remixRouter: { navigate: (to: string) => Promise<void> } })
+        .__remixRouter;
+      await router.navigate("/no-such-page");
+    });
+    await expect(page.locator('img[alt^="Page not found"]')).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(true);
+  });
+});

@@ -1,0 +1,170 @@
+import type { EntryContext } from "@remix-run/node";
+import { describe, expect, it } from "vitest";
+import {
+  applySecurityHeaders,
+  contentSecurityPolicy,
+  createNonce,
+  resourceSecurityPolicy,
+  secureResponse,
+} from "~/security.server";
+import { documentCacheKey, StaticDocumentCache } from "~/static-document.server";
+
+const directives = (policy: string) =>
+  new Map(
+    policy.split(";").map((part) => {
+      const [name = "", ...values] = part.trim().split(/\s+/);
+      return [name, values] as const;
+    }),
+  );
+
+describe("contentSecurityPolicy", () => {
+  const nonce = "abc123+/==";
+  const policy = directives(contentSecurityPolicy(nonce));
+
+  it("runs scripts only by nonce, trusting what they load", () => {
+    expect(policy.get("script-src")).toEqual([`'nonce-${nonce}'`, "'strict-dynamic'"]);
+  });
+
+  it("allows no inline script, no eval and no plugins anywhere", () => {
+    const text = contentSecurityPolicy(nonce);
+    expect(text).not.toContain("'unsafe-inline'");
+    expect(text).not.toContain("'unsafe-eval'");
+    expect(text).not.toMatch(/https?:|\*/);
+    expect(policy.get("object-src")).toEqual(["'none'"]);
+  });
+
+  it("locks down the rest of the document", () => {
+    expect(policy.get("default-src")).toEqual(["'self'"]);
+    expect(policy.get("style-src")).toEqual(["'self'"]);
+    expect(policy.get("img-src")).toEqual(["'self'", "data:"]);
+    expect(policy.get("base-uri")).toEqual(["'none'"]);
+    expect(policy.get("form-action")).toEqual(["'self'"]);
+    expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+  });
+});
+
+describe("createNonce", () => {
+  it("gives 128 random bits, never the same twice", () => {
+    const nonces = new Set(Array.from({ length: 1000 }, createNonce));
+    expect(nonces.size).toBe(1000);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+  });
+});
+
+describe("applySecurityHeaders", () => {
+  it("sets the document policy with the nonce and the other headers", () => {
+    const headers = new Headers();
+    applySecurityHeaders(headers, "n0nce");
+    expect(headers.get("Content-Security-Policy")).toBe(contentSecurityPolicy("n0nce"));
+    expect(headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+    expect(headers.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
+    expect(headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
+    expect(headers.get("Permissions-Policy")).toMatch(/camera=\(\)/);
+  });
+
+  it("gives responses without a nonce a policy that loads nothing", () => {
+    const response = secureResponse("ok", { headers: { "Content-Type": "text/plain" } });
+    expect(response.headers.get("Content-Security-Policy")).toBe(resourceSecurityPolicy);
+    expect(directives(resourceSecurityPolicy).get("default-src")).toEqual(["'none'"]);
+    expect(response.headers.get("Content-Type")).toBe("text/plain");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
+});
+
+function context(options: {
+  handles?: unknown[];
+  loaderData?: unknown;
+  actionData?: unknown;
+  errors?: unknown;
+}) {
+  const handles = options.handles ?? [{ staticDocument: true }, { staticDocument: true }];
+  const ids = handles.map((_, index) => `route-${index}`);
+  return {
+    routeModules: Object.fromEntries(ids.map((id, index) => [id, { handle: handles[index] }])),
+    staticHandlerContext: {
+      matches: ids.map((id) => ({ route: { id } })),
+      loaderData: options.loaderData ?? { "route-0": { year: 2026 } },
+      actionData: options.actionData ?? null,
+      errors: options.errors ?? null,
+    },
+  } as unknown as Pick<EntryContext, "staticHandlerContext" | "routeModules">;
+}
+
+const get = (url = "http://localhost/", init?: RequestInit) => new Request(url, init);
+
+describe("documentCacheKey", () => {
+  it("caches a plain GET when every route opts in", () => {
+    expect(documentCacheKey(get(), 200, new Headers(), context({}))).toContain("/");
+  });
+
+  it("keys on the path and the loader data", () => {
+    const a = documentCacheKey(get(), 200, new Headers(), context({}));
+    const b = documentCacheKey(
+      get(),
+      200,
+      new Headers(),
+      context({ loaderData: { "route-0": { year: 2027 } } }),
+    );
+    const c = documentCacheKey(get("http://localhost/other"), 200, new Headers(), context({}));
+    expect(new Set([a, b, c]).size).toBe(3);
+  });
+
+  it.each([
+    ["a query string", get("http://localhost/?name=x"), 200, new Headers(), context({})],
+    [
+      "a cookie",
+      get("http://localhost/", { headers: { Cookie: "flash=1" } }),
+      200,
+      new Headers(),
+      context({}),
+    ],
+    ["a POST", get("http://localhost/", { method: "POST" }), 200, new Headers(), context({})],
+    ["a non-200 status", get(), 404, new Headers(), context({})],
+    ["a Set-Cookie header", get(), 200, new Headers({ "Set-Cookie": "a=b" }), context({})],
+    ["action data", get(), 200, new Headers(), context({ actionData: { "route-1": { ok: true } } })],
+    ["route errors", get(), 200, new Headers(), context({ errors: { "route-1": new Error("x") } })],
+    [
+      "a route that did not opt in",
+      get(),
+      200,
+      new Headers(),
+      context({ handles: [{ staticDocument: true }, {}] }),
+    ],
+    ["a route without a handle", get(), 200, new Headers(), context({ handles: [undefined] })],
+    [
+      "deferred loader data",
+      get(),
+      200,
+      new Headers(),
+      context({ loaderData: { r: { later: Promise.resolve(1) } } }),
+    ],
+  ])("renders afresh for %s", (_label, request, status, headers, entry) => {
+    expect(documentCacheKey(request, status, headers, entry)).toBeNull();
+  });
+});
+
+describe("StaticDocumentCache", () => {
+  it("swaps in each response's own nonce for the placeholder", () => {
+    const cache = new StaticDocumentCache();
+    const html = `<script nonce="${cache.placeholder}">1</script><link nonce="${cache.placeholder}">`;
+    const page = cache.set("k", html);
+    expect(page.withNonce("AAA")).toBe('<script nonce="AAA">1</script><link nonce="AAA">');
+    expect(cache.get("k")?.withNonce("BBB")).toBe('<script nonce="BBB">1</script><link nonce="BBB">');
+  });
+
+  it("uses a different placeholder in every process", () => {
+    expect(new StaticDocumentCache().placeholder).not.toBe(new StaticDocumentCache().placeholder);
+  });
+
+  it("keeps a bounded number of pages, dropping the least recently used", () => {
+    const cache = new StaticDocumentCache(2);
+    cache.set("a", "A");
+    cache.set("b", "B");
+    cache.get("a");
+    cache.set("c", "C");
+    expect(cache.size).toBe(2);
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")?.withNonce("")).toBe("A");
+  });
+});
