@@ -2,7 +2,6 @@
 // concurrency, once through EmailJS (a local HTTPS fake on 127.0.0.2:443, root needed) and
 // once through the embedded outbox, and prints latency percentiles and counts.
 // Run: npm run bench:enquiry   (npx vite-node scripts/bench-enquiry.ts)
-import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +18,6 @@ if (!existsSync(join(process.cwd(), "build", "index.js"))) {
 
 function body(index: number): string {
   return new URLSearchParams({
-    idempotencyToken: randomUUID().replaceAll("-", ""),
     company_website: "",
     name: `Bench visitor ${index}`,
     email: `visitor${index}@example.in`,

@@ -8,8 +8,7 @@ import { ENQUIRY_FIELDS, MAX_LENGTH, type Notice } from "~/enquiry/notices";
 const FORM_ID = "enquiry";
 
 interface EnquiryFormProps {
-  /** Idempotency token of this rendered form; a new token renders a fresh, empty form. */
-  token: string;
+  /** The outcome to announce; each success has a new id, which renders a fresh, empty form. */
   notice: Notice | null;
   lastResult?: SubmissionResult<string[]> | null;
 }
@@ -19,16 +18,16 @@ interface EnquiryFormProps {
  * server validates (no schema ships to the browser) and answers with field errors, a
  * failure, or a redirect that clears the form.
  */
-export function EnquiryForm({ token, notice, lastResult }: EnquiryFormProps) {
+export function EnquiryForm({ notice, lastResult }: EnquiryFormProps) {
   return (
     <div className="mt-8">
       <EnquiryNotice notice={notice} />
-      <EnquiryFields key={token} token={token} lastResult={lastResult} />
+      <EnquiryFields key={notice?.kind === "sent" ? notice.id : "form"} lastResult={lastResult} />
     </div>
   );
 }
 
-function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) {
+function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
   const fields = {
     name: fieldMeta(FORM_ID, ENQUIRY_FIELDS.name, lastResult),
     email: fieldMeta(FORM_ID, ENQUIRY_FIELDS.email, lastResult),
@@ -56,7 +55,6 @@ function EnquiryFields({ token, lastResult }: Omit<EnquiryFormProps, "notice">) 
       aria-label="Enquiry"
       className="grid grid-cols-12 gap-x-4 gap-y-5"
     >
-      <input type="hidden" name={ENQUIRY_FIELDS.token} value={token} />
       <div className="hidden" aria-hidden="true">
         <label htmlFor="enquiry-company-website">Leave this field empty</label>
         <input

@@ -17,13 +17,16 @@ export function ErrorPage({ status }: { status: number }) {
   if (status === 404) {
     return (
       <section className="grid min-h-[calc(100dvh-4.5rem)] place-items-center px-6 py-10">
-        <img
-          src={notFoundArt}
-          width={640}
-          height={480}
-          alt="Page not found: a lost paper plane circling an empty browser window marked 404."
-          className="h-auto w-full max-w-xl"
-        />
+        {/* The heading is the illustration itself: no visible text, one name for assistive technology. */}
+        <h1 className="w-full max-w-xl">
+          <img
+            src={notFoundArt}
+            width={640}
+            height={480}
+            alt="Page not found: a lost paper plane circling an empty browser window marked 404."
+            className="h-auto w-full max-w-xl"
+          />
+        </h1>
       </section>
     );
   }

@@ -27,7 +27,7 @@ export function ScrollToTop() {
       onClick={scrollToTop}
       aria-label="Back to top"
       data-visible={hidden ? "false" : "true"}
-      className={`fixed right-5 bottom-5 z-30 inline-flex size-12 items-center justify-center rounded-full bg-primary text-white shadow-lg shadow-primary/30 transition-[opacity,transform,visibility] duration-200 hover:bg-primary-dark ${
+      className={`fixed right-5 bottom-5 z-30 inline-flex size-12 items-center justify-center rounded-full bg-primary text-white shadow-lg shadow-primary/30 transition-[opacity,transform,visibility] duration-200 motion-reduce:transition-none hover:bg-primary-dark ${
         hidden ? "invisible translate-y-3 opacity-0" : "visible opacity-100"
       }`}
     >

@@ -26,7 +26,7 @@ export function SiteHeader() {
   return (
     <header
       data-scrolled={scrolled ? "true" : "false"}
-      className={`sticky top-0 z-40 transition-[background-color,box-shadow] duration-200 ${
+      className={`sticky top-0 z-40 transition-[background-color,box-shadow] duration-200 motion-reduce:transition-none ${
         scrolled ? "bg-white/95 shadow-md shadow-black/5 backdrop-blur" : "bg-white"
       }`}
     >

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
@@ -20,7 +20,6 @@ import { logMailFailure, type SendResult } from "~/mail/types";
 /** Where the visitor lands after a successful enquiry (POST/redirect/GET). */
 export const ENQUIRY_REDIRECT = "/#contact";
 
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 type Attempt = { kind: "sent" } | { kind: "limited" } | { kind: "failed"; result: SendResult };
@@ -30,16 +29,13 @@ const limiter = createRateLimiter({
   windowMs: env.ENQUIRY_RATE_WINDOW * 1000,
 });
 
-// Tokens are remembered with the content they carried: a double submit of the same form is
-// sent once, while a page served twice (say, by a cache) never swallows a different enquiry.
+// An enquiry is remembered by its content: a double click, a resubmitted page or a retry
+// after a lost response sends it once (a failed send is forgotten, so a retry does send). The
+// form carries nothing per visitor, so the home page stays the same for everyone.
 const attempts = createIdempotencyStore<Attempt>({
   keep: (attempt) => attempt.kind === "sent",
   ttlMs: 30 * 60 * 1000,
 });
-
-export function newEnquiryToken(): string {
-  return randomBytes(18).toString("base64url");
-}
 
 export async function loadEnquiry(
   request: Request,
@@ -47,7 +43,7 @@ export async function loadEnquiry(
   const { notice, setCookie } = await takeNotice(request);
   const headers = new Headers();
   if (setCookie) headers.append("Set-Cookie", setCookie);
-  return { enquiry: { token: newEnquiryToken(), notice }, headers };
+  return { enquiry: { notice }, headers };
 }
 
 export async function handleEnquiry(request: Request) {
@@ -78,23 +74,17 @@ export async function handleEnquiry(request: Request) {
     if (values?.length !== 1) structural[name] = [FIELD_ERRORS[name]];
   }
   const submission = parseWithZod(form, { schema: enquirySchema });
-  const token = fields.get(ENQUIRY_FIELDS.token);
-  const tokenValid = token?.length === 1 && TOKEN_PATTERN.test(token[0] ?? "");
-  if (submission.status !== "success" || Object.keys(structural).length > 0 || !tokenValid) {
+  if (submission.status !== "success" || Object.keys(structural).length > 0) {
     log({
       outcome: submission.status === "success" ? "bad-request" : "invalid",
-      reason: !tokenValid
-        ? "missing or malformed token"
-        : submission.status === "success"
-          ? "missing or repeated field"
-          : undefined,
+      reason: submission.status === "success" ? "missing or repeated field" : undefined,
     });
     return reply(submission.reply({ fieldErrors: structural }), "invalid", 400);
   }
 
   const enquiry = submission.value;
   const client = clientKey(request, env.TRUST_PROXY);
-  const { result: attempt, duplicate } = await attempts.run(idempotencyKey(token[0] ?? "", enquiry), () =>
+  const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
     deliver(enquiry, client),
   );
   const transport = mailTransport.name;
@@ -121,8 +111,8 @@ async function deliver(enquiry: Enquiry, client: string): Promise<Attempt> {
   return { kind: "failed", result };
 }
 
-function idempotencyKey(token: string, enquiry: Enquiry): string {
-  return createHash("sha256").update(token).update("\0").update(JSON.stringify(enquiry)).digest("base64url");
+function idempotencyKey(enquiry: Enquiry): string {
+  return createHash("sha256").update(JSON.stringify(enquiry)).digest("base64url");
 }
 
 async function sentRedirect(request: Request) {
@@ -130,6 +120,6 @@ async function sentRedirect(request: Request) {
 }
 
 function reply(result: EnquiryActionData["result"], kind: NoticeKind, status: number) {
-  const payload: EnquiryActionData = { result, notice: { kind, id: newEnquiryToken() } };
+  const payload: EnquiryActionData = { result, notice: { kind, id: randomUUID() } };
   return data(payload, { status });
 }

@@ -19,8 +19,6 @@ export const NOTICE_TIMEOUT_MS = 6000;
 
 /** What the home route's loader hands the enquiry form. */
 export interface EnquiryLoaderData {
-  /** Idempotency token of this rendered form: a resubmitted token is never sent twice. */
-  token: string;
   /** The outcome of the previous POST/redirect/GET round trip, read once from a flash cookie. */
   notice: Notice | null;
 }
@@ -39,7 +37,6 @@ export const ENQUIRY_FIELDS = {
   phoneNumber: "phoneNumber",
   message: "message",
   honeypot: "company_website",
-  token: "idempotencyToken",
 } as const;
 
 export const MAX_LENGTH = {

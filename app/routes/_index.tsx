@@ -48,11 +48,7 @@ export default function HomePage() {
       <ReviewsSection />
       <ServerRendered id="core-values" render={InsightsSection} />
       <ContactSection>
-        <EnquiryForm
-          token={enquiry.token}
-          notice={actionData?.notice ?? enquiry.notice}
-          lastResult={actionData?.result}
-        />
+        <EnquiryForm notice={actionData?.notice ?? enquiry.notice} lastResult={actionData?.result} />
       </ContactSection>
     </HomeContentProvider>
   );

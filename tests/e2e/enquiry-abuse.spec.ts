@@ -113,17 +113,6 @@ test.describe("bodies the action refuses", () => {
         return { headers: FORM, data: encode(rest) };
       },
     ],
-    [
-      "a missing token",
-      () => {
-        const { idempotencyToken: _token, ...rest } = valid();
-        return { headers: FORM, data: encode(rest) };
-      },
-    ],
-    [
-      "a malformed token",
-      () => ({ headers: FORM, data: encode({ ...valid(), idempotencyToken: "<script>" }) }),
-    ],
     ["over-long fields", () => ({ headers: FORM, data: encode({ ...valid(), name: "n".repeat(41) }) })],
   ];
   for (const [label, make] of cases) {

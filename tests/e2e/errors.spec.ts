@@ -8,6 +8,8 @@ for (const javaScriptEnabled of [true, false]) {
       const response = await page.goto("/no-such-page/at/all");
       expect(response?.status()).toBe(404);
       const main = page.getByRole("main");
+      // The illustration is the page's heading: a name for assistive technology, no visible text.
+      await expect(main.getByRole("heading", { level: 1 })).toHaveAccessibleName(/not found/i);
       const image = main.getByRole("img");
       await expect(image).toBeVisible();
       await expect(image).toHaveAttribute("alt", /not found/i);

@@ -57,7 +57,6 @@ export function enquiryBody(
   extra: Record<string, string> = {},
 ): Record<string, string> {
   return {
-    idempotencyToken: randomUUID().replaceAll("-", ""),
     company_website: "",
     ...values,
     ...extra,
