@@ -3,6 +3,7 @@ import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { deferHydration } from "~/defer-hydration.server";
 import "~/env.server";
 import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders, createNonce } from "~/security.server";
@@ -38,7 +39,8 @@ export default async function handleRequest(
   const key = documentCacheKey(request, responseStatusCode, responseHeaders, remixContext);
   if (key === null) {
     const { body, failed } = await render(request, remixContext, nonce);
-    return new Response(body, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });
+    const html = deferHydration(await new Response(body).text());
+    return new Response(html, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });
   }
   let page = staticDocuments.get(key);
   if (page) {
@@ -46,7 +48,7 @@ export default async function handleRequest(
     remixContext.serverHandoffStream?.cancel().catch(() => {});
   } else {
     const { body, failed } = await render(request, remixContext, staticDocuments.placeholder);
-    const html = await new Response(body).text();
+    const html = deferHydration(await new Response(body).text());
     if (failed) {
       return new Response(html.replaceAll(staticDocuments.placeholder, nonce), {
         headers: responseHeaders,

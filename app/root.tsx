@@ -13,9 +13,12 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { JsonLd } from "~/components/json-ld";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { startHydrationAfterPaint } from "~/deferred-hydration";
 import { env } from "~/env.server";
 import { useNonce } from "~/nonce";
 import stylesheet from "~/styles/app.css";
+
+const headScript = `document.documentElement.classList.add("js");${startHydrationAfterPaint}`;
 
 export const links: LinksFunction = () => [
   { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
@@ -48,11 +51,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#7255F7" />
-        {/* Marks the document as scripted before first paint, so enhancement-only styles apply at once. */}
-        <script
-          nonce={nonce}
-          dangerouslySetInnerHTML={{ __html: 'document.documentElement.classList.add("js")' }}
-        />
+        {/* Marks the document as scripted before first paint, so enhancement-only styles apply at
+            once, and starts the page's JavaScript once the first paint is done. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: headScript }} />
         <Meta />
         <Links />
         {data ? <JsonLd siteUrl={data.siteUrl} /> : null}

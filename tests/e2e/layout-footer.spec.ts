@@ -106,6 +106,8 @@ for (const policy of policies) {
     const footer = page.getByRole("contentinfo");
     const link = footer.getByRole("link", { name: policy.link });
     await expect(link).toHaveAttribute("href", policy.path);
+    // Hydrated: the link now announces the dialog it opens (before that it is a plain link).
+    await expect(link).toHaveAttribute("aria-haspopup", "dialog");
     await link.click();
     const dialog = page.getByRole("dialog", { name: policy.heading });
     await expect(dialog).toBeVisible();
