@@ -10,15 +10,14 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { lazy, type ReactNode, Suspense } from "react";
-import { JsonLd } from "~/components/json-ld";
+import { ServerInlineScript } from "~/components/server-inline-script";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
-import { startHydrationAfterPaint } from "~/deferred-hydration";
+import { headScript } from "~/defer-hydration.server";
 import { env } from "~/env.server";
+import { organizationJsonLdScript } from "~/json-ld.server";
 import { useNonce } from "~/nonce";
 import stylesheet from "~/styles/app.css";
-
-const headScript = `document.documentElement.classList.add("js");${startHydrationAfterPaint}`;
 
 export const links: LinksFunction = () => [
   { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
@@ -53,10 +52,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#7255F7" />
         {/* Marks the document as scripted before first paint, so enhancement-only styles apply at
             once, and starts the page's JavaScript once the first paint is done. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: headScript }} />
+        <ServerInlineScript render={headScript} />
         <Meta />
         <Links />
-        {data ? <JsonLd siteUrl={data.siteUrl} /> : null}
+        <ServerInlineScript type="application/ld+json" render={organizationJsonLdScript} />
       </head>
       <body className="flex min-h-dvh flex-col">
         <SiteHeader />

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { deferHydration } from "~/defer-hydration.server";
-import { inertPreloadRel, inertScriptType } from "~/deferred-hydration";
+import { deferHydration, headScript } from "~/defer-hydration.server";
+
+const inertPreloadRel = "x-remix-modulepreload";
+const inertScriptType = "text/x-remix-hydration";
 
 const remixScripts =
   '<link rel="modulepreload" href="/build/entry.client-A.js"/><link rel="modulepreload" href="/build/root-B.js"/>' +
@@ -15,6 +17,12 @@ describe("deferHydration", () => {
     expect(html).toContain(`<script nonce="n0nce" type="${inertScriptType}">import * as route0`);
     expect(html).toContain('<script nonce="n0nce">window.__remixContext = {};</script>');
     expect(html.match(/<(link|script)\b/g)).toHaveLength(4);
+  });
+
+  it("gives the head script the same inert names to bring back", () => {
+    expect(headScript()).toContain(`link[rel="${inertPreloadRel}"]`);
+    expect(headScript()).toContain(`script[type="${inertScriptType}"]`);
+    expect(headScript()).toMatch(/^document\.documentElement\.classList\.add\("js"\);/);
   });
 
   it("leaves a document without Remix's module script as it is", () => {

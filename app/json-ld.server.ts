@@ -1,9 +1,9 @@
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
-import { useNonce } from "~/nonce";
+import { env } from "~/env.server";
 
 /** The agency as schema.org structured data: who it is, where, how to reach it, what it offers. */
-export function organizationJsonLd(siteUrl: string) {
+export function organizationJsonLd(siteUrl: string = env.SITE_URL) {
   return {
     "@context": "https://schema.org",
     "@type": "ProfessionalService",
@@ -44,13 +44,7 @@ export function serializeJsonLd(data: unknown): string {
   return JSON.stringify(data).replace(/</g, "\\u003c");
 }
 
-export function JsonLd({ siteUrl }: { siteUrl: string }) {
-  const nonce = useNonce();
-  return (
-    <script
-      type="application/ld+json"
-      nonce={nonce}
-      dangerouslySetInnerHTML={{ __html: serializeJsonLd(organizationJsonLd(siteUrl)) }}
-    />
-  );
+/** The script's text, for `<ServerInlineScript render={organizationJsonLdScript} />`. */
+export function organizationJsonLdScript(): string {
+  return serializeJsonLd(organizationJsonLd());
 }

@@ -1,0 +1,23 @@
+import { useNonce } from "~/nonce";
+
+interface ServerInlineScriptProps {
+  /**
+   * Returns the script's text. Pass a function from a `*.server.ts` module: in the browser it
+   * is undefined, so the text (which ran, or was read, when the page was parsed) never ships
+   * in the JavaScript bundle; the element keeps what the server sent.
+   */
+  render: (() => string) | undefined;
+  type?: string;
+}
+
+export function ServerInlineScript({ render, type }: ServerInlineScriptProps) {
+  const nonce = useNonce();
+  return (
+    <script
+      type={type}
+      nonce={nonce}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: render?.() ?? "" }}
+    />
+  );
+}
