@@ -1,5 +1,7 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { expect, test } from "../support/fixtures";
 import { startServer } from "../support/server";
 
@@ -30,29 +32,73 @@ function get(url: string): Promise<{ status: number; bytes: number }> {
   });
 }
 
+/**
+ * A GET whose header block is sent in two parts: once the server has read the first part the
+ * request is in flight (Node no longer counts the connection as idle), and it stays so until
+ * `finish()` sends the blank line that ends the headers.
+ */
+function startGet(port: number, path: string) {
+  const socket = connect(port, "127.0.0.1");
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n`);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const response = new Promise<string>((resolve, reject) => {
+    socket.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+  return {
+    finish: () => {
+      socket.write("\r\n");
+      return response;
+    },
+  };
+}
+
+/** Connections waiting in the kernel for the server to accept them (Linux: /proc/net/tcp). */
+function acceptQueueLength(port: number): number {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const [, address, , state, queues] = line.trim().split(/\s+/);
+    if (address === local && state === "0A") return Number.parseInt(queues?.split(":")[1] ?? "0", 16);
+  }
+  return 0;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 test.describe("process", () => {
   test.describe.configure({ timeout: 60_000 });
 
   test("SIGTERM lets in-flight requests finish, then the server exits 0", async () => {
     const server = await startServer({ env: { ENQUIRY_RATE_LIMIT: "0" } });
     try {
-      const started = Date.now();
-      const inFlight = Array.from({ length: 60 }, () => get(`${server.url}/`));
-      // The server is busy once the first answer is back; the rest are still being served.
-      await Promise.race(inFlight);
-      server.process.kill("SIGTERM");
+      const paths = ["/", "/?fresh=1", "/no-such-page", "/robots.txt", "/healthz"];
+      const inFlight = Array.from({ length: 20 }, (_, index) =>
+        startGet(server.port, paths[index % paths.length] ?? "/"),
+      );
+      // Accepted (the kernel's accept queue is empty) and read: the idle server reads at once.
+      while (acceptQueueLength(server.port) > 0) await sleep(5);
+      await sleep(300);
       const exited = once(server.process, "exit");
-      const results = await Promise.all(inFlight);
-      expect(results.map((result) => result.status)).toEqual(results.map(() => 200));
-      for (const result of results) expect(result.bytes).toBeGreaterThan(1000);
+      server.process.kill("SIGTERM");
+      await sleep(300);
+      // Still running for the requests in flight, but taking no new connections.
+      expect(server.process.exitCode).toBeNull();
+      await expect(get(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+
+      const sigtermAnswered = Date.now();
+      const responses = await Promise.all(inFlight.map((request) => request.finish()));
+      for (const [index, response] of responses.entries()) {
+        const expected = paths[index % paths.length] === "/no-such-page" ? 404 : 200;
+        expect(response).toMatch(new RegExp(`^HTTP/1\\.1 ${expected} `));
+        expect(response.split("\r\n\r\n")[1]?.length).toBeGreaterThan(10);
+      }
       const [code, signal] = (await Promise.race([
         exited,
-        new Promise((resolve) => setTimeout(() => resolve(["still running after 3 s", null]), 3_000)),
+        sleep(3_000).then(() => ["still running 3 s after the last response", null]),
       ])) as [number | string | null, string | null];
       expect({ code, signal }).toEqual({ code: 0, signal: null });
-      expect(Date.now() - started).toBeLessThan(8_000);
-      // Closed: no new connections are accepted.
-      await expect(get(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
+      expect(Date.now() - sigtermAnswered).toBeLessThan(3_000);
     } finally {
       await server.stop();
     }
