@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { startFakeEmailJs } from "../tests/support/fake-emailjs";
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-form";
-import type { FakeEmailJs, FakeEmailJsBehaviour } from "./lib/fake-emailjs";
 import { ensureBuild, mb, printTable, rssBytes, sleep, startBuiltServer } from "./lib/server.js";
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
@@ -19,20 +19,6 @@ const burst = Number(process.env.LOAD_ENQUIRIES ?? 200);
 const maxGrowth = 50 * 1024 * 1024;
 const pages = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];
 const failureNotice = "Failed to send email. Please try again.";
-
-type StartFake = (options?: { host?: string } & FakeEmailJsBehaviour) => Promise<FakeEmailJs>;
-
-/** The shared test fake once it exists (tests/support/fake-emailjs.ts), else this script's own. */
-async function loadFakeEmailJs(): Promise<StartFake> {
-  const shared = "../tests/support/fake-emailjs";
-  try {
-    const module = (await import(/* @vite-ignore */ shared)) as { startFakeEmailJs?: StartFake };
-    if (typeof module.startFakeEmailJs === "function") return module.startFakeEmailJs;
-  } catch {
-    // not merged yet
-  }
-  return (await import("./lib/fake-emailjs")).startFakeEmailJs;
-}
 
 const failures: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), "load-test-"));
@@ -190,8 +176,8 @@ async function enquiryBursts() {
     await outboxApp.stop();
   }
 
-  const startFake = await loadFakeEmailJs();
-  const fake = await startFake({ host: "127.0.0.3", delayMs: 2_000, status: 200 });
+  const fake = await startFakeEmailJs("127.0.0.3");
+  fake.respondWith({ kind: "ok", delayMs: 2_000 });
   const app = await startBuiltServer({
     env: {
       ...baseEnv,
@@ -200,21 +186,26 @@ async function enquiryBursts() {
       EMAILJS_PUBLIC_KEY: "public_load",
       EMAILJS_PRIVATE_KEY: "private_load",
       EMAILJS_ORIGIN: fake.host,
-      NODE_EXTRA_CA_CERTS: fake.caFile,
+      NODE_EXTRA_CA_CERTS: fake.certificatePath,
     },
   });
   try {
     const rssBefore = rssBytes(app.pid) ?? 0;
     const slow = await sendBurst(app.url, "EmailJS slow (2 s)");
     if (slow) {
-      const delivered = new Set(fake.received.map((email) => email.template_params?.message ?? ""));
+      const delivered = new Set(
+        fake.requests.map(
+          (request) =>
+            (request.body as { template_params?: { message?: string } }).template_params?.message ?? "",
+        ),
+      );
       const lost = slow.filter(
         (outcome) => outcome.kind === "sent" && !delivered.has(`Load-test enquiry ${outcome.marker}`),
       );
       if (lost.length > 0)
         failures.push(`EmailJS slow: ${lost.length} answered as sent but never reached EmailJS`);
     }
-    fake.configure({ delayMs: 0, status: 500 });
+    fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
     const failing = await sendBurst(app.url, "EmailJS failing (500)");
     if (failing?.some((outcome) => outcome.kind === "sent")) {
       failures.push("EmailJS failing: an enquiry was answered as sent while EmailJS refused every send");
@@ -223,7 +214,7 @@ async function enquiryBursts() {
     await checkHealth(app.url, "after the EmailJS bursts");
   } finally {
     await app.stop();
-    await fake.stop();
+    await fake.close();
   }
 }
 

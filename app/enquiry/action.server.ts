@@ -98,7 +98,10 @@ export async function handleEnquiry(request: Request) {
     case "failed": {
       const misconfigured = !attempt.result.ok && attempt.result.reason === "misconfigured";
       log({ outcome: misconfigured ? "unavailable" : "failed", transport });
-      return reply(submission.reply(), "failed", misconfigured ? 503 : 502);
+      // The provider's failure is not a failure of this page: it answers 200 with the notice
+      // and the visitor's words (a 5xx would read as the site being down). A misconfigured
+      // transport is the operator's to fix, and monitoring should see it: 503.
+      return reply(submission.reply(), "failed", misconfigured ? 503 : 200);
     }
   }
 }

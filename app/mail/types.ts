@@ -11,7 +11,7 @@ export type SendResult =
   | { ok: true }
   | {
       ok: false;
-      /** `misconfigured` is the operator's problem (503); the others are the provider's (502). */
+      /** `misconfigured` is the operator's problem (503); the others are the provider's (the visitor gets 200 and the notice). */
       reason: "timeout" | "rejected" | "misconfigured" | "write-failed";
       detail: string;
     };

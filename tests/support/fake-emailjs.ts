@@ -6,9 +6,9 @@ import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** How the fake answers the next sends: EmailJS's own 200 'OK', an error status, or never. */
+/** How the fake answers the next sends: EmailJS's own 200 'OK' (after an optional delay), an error status, or never. */
 export type FakeResponse =
-  | { kind: "ok" }
+  | { kind: "ok"; delayMs?: number }
   | { kind: "status"; status: number; text: string }
   | { kind: "hang" };
 
@@ -85,9 +85,12 @@ export async function startFakeEmailJs(host = "127.0.0.2"): Promise<FakeEmailJs>
           contentType: request.headers["content-type"],
           body,
         });
-        if (response.kind === "hang") return;
-        const [status, text2] = response.kind === "ok" ? [200, "OK"] : [response.status, response.text];
-        reply.writeHead(status, { "Content-Type": "text/plain" }).end(text2);
+        const current = response;
+        if (current.kind === "hang") return;
+        const [status, statusText] = current.kind === "ok" ? [200, "OK"] : [current.status, current.text];
+        const answer = () => reply.writeHead(status, { "Content-Type": "text/plain" }).end(statusText);
+        if (current.kind === "ok" && current.delayMs) setTimeout(answer, current.delayMs);
+        else answer();
       });
     },
   );
