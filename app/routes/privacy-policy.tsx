@@ -9,6 +9,9 @@ export function loader() {
 
 export const meta = policyMeta;
 
+/** Same page for every visitor: rendered once, served with a fresh nonce (rule in ~/static-document.server). */
+export const handle = { staticDocument: true };
+
 export default function PrivacyPolicyPage() {
   const { policy } = useLoaderData<typeof loader>();
   return <PolicyPage policy={policy} />;
