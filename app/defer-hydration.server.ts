@@ -7,20 +7,27 @@
  * it does not need. The page is complete without JavaScript, so nothing is lost by waiting
  * one frame. `deferHydration` renames those preloads and turns the
  * module script inert; `headScript`, which runs in the head, puts back equal elements in
- * their places once the browser reports its first contentful paint (or, where paint timing
- * is missing, shortly after two frames; a hidden tab paints nothing, hence the last timer). The elements keep their positions and tags, so
+ * their places once the page has loaded (its images and font included, so the largest paint
+ * is done) and the browser has reported its first contentful paint (where paint timing is
+ * missing, or the tab was hidden, after two frames once visible; a last timer 5 s after load). The elements keep their positions and tags, so
  * hydration finds exactly the markup React rendered.
  */
 const inertPreloadRel = "x-remix-modulepreload";
 const inertScriptType = "text/x-remix-hydration";
 
-const startHydrationAfterPaint = `(function(){var d=document,done=false;function start(){if(done)return;done=true;\
+const startHydrationAfterPaint = `(function(){var d=document,w=window,done=false,painted=false,loaded=false;\
+function start(){if(done)return;done=true;\
 d.querySelectorAll('link[rel="${inertPreloadRel}"]').forEach(function(o){var l=d.createElement("link");l.rel="modulepreload";l.href=o.href;o.replaceWith(l)});\
 var o=d.querySelector('script[type="${inertScriptType}"]');if(!o)return;var s=d.createElement("script");s.type="module";s.nonce=o.nonce;s.textContent=o.textContent;o.replaceWith(s)}\
-function afterPaint(){setTimeout(start,1500);var P=window.PerformanceObserver;\
-if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0){new P(function(list){list.getEntriesByName("first-contentful-paint").length&&setTimeout(start,0)}).observe({type:"paint",buffered:true})}\
-else requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(start,0)})})}\
-if(d.readyState==="loading")d.addEventListener("DOMContentLoaded",afterPaint);else afterPaint()})()`;
+function ready(){if(painted&&loaded)setTimeout(start,0)}\
+function afterFrames(){requestAnimationFrame(function(){requestAnimationFrame(function(){painted=true;ready()})})}\
+var P=w.PerformanceObserver;\
+if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0&&d.visibilityState==="visible"){\
+new P(function(list){if(list.getEntriesByName("first-contentful-paint").length){painted=true;ready()}}).observe({type:"paint",buffered:true})}\
+else afterFrames();\
+d.addEventListener("visibilitychange",function(){if(d.visibilityState==="visible")afterFrames()});\
+function onLoad(){loaded=true;ready();setTimeout(start,5000)}\
+if(d.readyState==="complete")onLoad();else w.addEventListener("load",onLoad)})()`;
 
 const MODULE_PRELOAD = '<link rel="modulepreload" href="';
 const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">/;

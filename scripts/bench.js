@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -49,18 +50,21 @@ async function runLighthouse(base) {
     ],
   });
   const rows = [];
+  const notFound = await startNotFoundProxy(base);
   try {
     for (const path of routes) {
       const runs = [];
-      for (let run = 0; run < lighthouseRuns; run++) {
-        const result = await lighthouse(`${base}${path}`, {
+      const viaProxy = path === "/no-such-page";
+      // A run Lighthouse itself could not complete (NO_NAVSTART and the like on this busy
+      // machine) is retried, a few times at most.
+      for (let attempt = 0; runs.length < lighthouseRuns && attempt < lighthouseRuns + 3; attempt++) {
+        const result = await lighthouse(`${viaProxy ? notFound.url : base}${path}`, {
           port: chrome.port,
           output: "json",
           logLevel: "error",
         });
         if (!result?.lhr) throw new Error(`Lighthouse returned nothing for ${path}`);
-        runs.push(result.lhr);
-        if (result.lhr.runtimeError) break;
+        if (!result.lhr.runtimeError || attempt === lighthouseRuns + 2) runs.push(result.lhr);
       }
       const lcpOf = (report) =>
         report.audits["largest-contentful-paint"]?.numericValue ?? Number.POSITIVE_INFINITY;
@@ -85,7 +89,12 @@ async function runLighthouse(base) {
         LCP: fmtMs(audit("largest-contentful-paint")),
         CLS: audit("cumulative-layout-shift")?.toFixed(3) ?? "n/a",
         TBT: fmtMs(audit("total-blocking-time")),
-        note: runs.length > 1 ? `median LCP of ${runs.length} runs` : "",
+        note: [
+          runs.length > 1 ? `median LCP of ${runs.length} runs` : "",
+          viaProxy ? "404 page relayed as 200 (Lighthouse skips error documents)" : "",
+        ]
+          .filter(Boolean)
+          .join("; "),
       };
       rows.push(row);
       for (const id of ["performance", "accessibility", "best-practices", "seo"]) {
@@ -97,6 +106,11 @@ async function runLighthouse(base) {
             )
             .filter((entry) => entry.score !== null && entry.score < 1)
             .map((entry) => entry.id);
+          // The 404 page is noindex on purpose; that is the one SEO audit it may fail.
+          if (viaProxy && id === "seo" && failed.join() === "is-crawlable") {
+            row.note += "; SEO: noindex by design";
+            continue;
+          }
           failures.push(`${path} ${id} ${value}${failed.length ? ` (${failed.join(", ")})` : ""}`);
         }
       }
@@ -106,11 +120,41 @@ async function runLighthouse(base) {
     }
   } finally {
     await chrome.kill();
+    notFound.server.close();
   }
   printTable(rows);
   console.log(
     `goals: scores ${goals.score}, LCP <= ${goals.lcpMs} ms, CLS <= ${goals.cls}, TBT <= ${goals.tbtMs} ms`,
   );
+}
+
+/**
+ * Lighthouse refuses to audit a document answered with an error status, so the real 404 page
+ * (its bytes, headers and assets, fresh from the app for every request) is relayed with 200.
+ */
+async function startNotFoundProxy(base) {
+  const upstream = new URL(base);
+  const server = createServer((request, reply) => {
+    // Relayed byte for byte (still compressed), so Lighthouse sees what the app sends.
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: request.url,
+        method: request.method,
+        headers: request.headers,
+      },
+      (response) => {
+        reply.writeHead(response.statusCode === 404 ? 200 : (response.statusCode ?? 502), response.headers);
+        response.pipe(reply);
+      },
+    );
+    forward.on("error", (error) => reply.writeHead(502).end(String(error)));
+    request.pipe(forward);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
 
 async function runThroughput(base) {

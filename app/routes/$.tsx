@@ -9,6 +9,7 @@ export function loader() {
 
 export const meta: MetaFunction = () => [
   { title: `Page not found — ${site.name}` },
+  { name: "description", content: `This page does not exist on the ${site.name} website.` },
   { name: "robots", content: "noindex" },
 ];
 
