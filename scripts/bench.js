@@ -11,7 +11,8 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { ensureBuild, printTable, root, startBuiltServer, stopChild } from "./lib/server.js";
+import { startServer, stopProcess } from "../tests/support/server";
+import { ensureBuild, printTable, root } from "./lib/server.js";
 
 const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
 const goals = { score: 100, lcpMs: 1500, cls: 0.01, tbtMs: 50 };
@@ -21,7 +22,7 @@ const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 
 ensureBuild();
-const app = await startBuiltServer();
+const app = await startServer({ cwd: root, quiet: true });
 const failures = [];
 try {
   await runLighthouse(app.url);
@@ -212,7 +213,7 @@ async function runThroughput(base) {
         failures.push(`${label}: errors or non-2xx answers`);
     }
   } finally {
-    await stopChild(staticServer);
+    await stopProcess(staticServer);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -10,8 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { startFakeEmailJs } from "../tests/support/fake-emailjs";
+import { startServer } from "../tests/support/server";
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-form";
-import { ensureBuild, mb, printTable, rssBytes, sleep, startBuiltServer } from "./lib/server.js";
+import { ensureBuild, mb, printTable, root, rssBytes, sleep } from "./lib/server.js";
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const connections = 50;
@@ -39,7 +40,7 @@ if (failures.length > 0) {
 console.log("\nAll load and fault checks passed.");
 
 async function pageLoad() {
-  const app = await startBuiltServer({ env: baseEnv });
+  const app = await startServer({ cwd: root, env: baseEnv, quiet: true });
   try {
     console.log(`\n1. ${connections} clients for ${seconds} s on ${pages.join(", ")}`);
     const samples: number[] = [];
@@ -159,7 +160,7 @@ async function sendBurst(url: string, label: string): Promise<Outcome[] | null> 
 
 async function enquiryBursts() {
   console.log(`\n2. ${burst} enquiries in one burst per mail path`);
-  const outboxApp = await startBuiltServer({ env: baseEnv });
+  const outboxApp = await startServer({ cwd: root, env: baseEnv, quiet: true });
   try {
     const outcomes = await sendBurst(outboxApp.url, "outbox");
     if (outcomes) {
@@ -178,7 +179,9 @@ async function enquiryBursts() {
 
   const fake = await startFakeEmailJs("127.0.0.3");
   fake.respondWith({ kind: "ok", delayMs: 2_000 });
-  const app = await startBuiltServer({
+  const app = await startServer({
+    cwd: root,
+    quiet: true,
     env: {
       ...baseEnv,
       EMAILJS_SERVICE_ID: "service_load",

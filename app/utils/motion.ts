@@ -1,4 +1,6 @@
+import { reducedMotionQuery } from "~/hooks/use-media-query";
+
 /** Whether the visitor asked the system for reduced motion. Browser only. */
 export function prefersReducedMotion(): boolean {
-  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return window.matchMedia(reducedMotionQuery).matches;
 }

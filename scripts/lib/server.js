@@ -1,9 +1,8 @@
-// Build-once and start-the-built-server helpers shared by the bench and load-test scripts.
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+// Helpers shared by `npm start`, the bench and the load test (servers start with
+// tests/support/server.ts, as in the browser tests).
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -19,67 +18,7 @@ export function ensureBuild() {
   if (build.status !== 0) throw new Error(`remix build failed with ${build.status}`);
 }
 
-export async function freePort(host = "127.0.0.1") {
-  const server = createServer();
-  server.listen(0, host);
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
-}
-
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until GET url answers 2xx, or throws after `timeoutMs`. */
-export async function waitForOk(url, timeoutMs = 30_000, child) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child && child.exitCode !== null)
-      throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
-
-/**
- * Starts `remix-serve build/index.js` as production does, on a free loopback port. Its
- * request log goes to /dev/null unless `log` is true (morgan's line per request would
- * otherwise cost a pipe write per request in the measurements).
- */
-export async function startBuiltServer({ env = {}, log = false } = {}) {
-  const port = await freePort();
-  const serve = join(dirname(require.resolve("@remix-run/serve/package.json")), "dist", "cli.js");
-  const child = spawn(process.execPath, [serve, join(root, "build", "index.js")], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      ...env,
-      PORT: String(port),
-    },
-    stdio: ["ignore", log ? "inherit" : "ignore", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForOk(`${url}/healthz`, 30_000, child);
-  return { url, port, pid: child.pid, child, stop: () => stopChild(child) };
-}
-
-export async function stopChild(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 /** Resident set size of a process in bytes (Linux /proc), or null when unavailable. */
 export function rssBytes(pid) {

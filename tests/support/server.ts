@@ -7,6 +7,7 @@ export interface RunningServer {
   url: string;
   port: number;
   process: ChildProcess;
+  pid: number | undefined;
   /** Everything the server printed, stdout and stderr interleaved. */
   output: () => string;
   stop: () => Promise<void>;
@@ -22,12 +23,23 @@ export async function freePort(host = "127.0.0.1"): Promise<number> {
   return address.port;
 }
 
+/** Stops a child process with SIGTERM (SIGKILL after 5 s) and waits for it to exit. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /**
  * Starts the built app the way production does (`remix-serve build/index.js`) with the given
- * environment, and resolves once `/healthz` answers.
+ * environment, and resolves once `/healthz` answers. `quiet` drops the request log (a
+ * benchmark should not pay a pipe write per request); stderr is always kept.
  */
 export async function startServer(
-  options: { env?: Record<string, string>; cwd?: string; command?: string[] } = {},
+  options: { env?: Record<string, string>; cwd?: string; command?: string[]; quiet?: boolean } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? process.cwd();
   const port = await freePort();
@@ -46,7 +58,7 @@ export async function startServer(
       ...options.env,
       PORT: String(port),
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", options.quiet ? "ignore" : "pipe", "pipe"],
   });
   let output = "";
   child.stdout?.on("data", (chunk) => {
@@ -56,14 +68,7 @@ export async function startServer(
     output += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const exited = once(child, "exit");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = () => stopProcess(child);
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -71,7 +76,7 @@ export async function startServer(
     }
     try {
       const response = await fetch(`${url}/healthz`);
-      if (response.ok) return { url, port, process: child, output: () => output, stop };
+      if (response.ok) return { url, port, process: child, pid: child.pid, output: () => output, stop };
     } catch {
       // not listening yet
     }
