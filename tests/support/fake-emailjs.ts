@@ -34,8 +34,12 @@ export interface FakeEmailJs {
 /**
  * A real HTTPS fake of the EmailJS API on `host`:443 (the SDK only speaks HTTPS to port
  * 443 of a host name), with a certificate for that address made with openssl at start.
+ * `FAKE_EMAILJS_HOST` moves the default loopback address, so two checkouts can run their
+ * browser tests side by side.
  */
-export async function startFakeEmailJs(host = "127.0.0.2"): Promise<FakeEmailJs> {
+export async function startFakeEmailJs(
+  host = process.env.FAKE_EMAILJS_HOST ?? "127.0.0.2",
+): Promise<FakeEmailJs> {
   const folder = mkdtempSync(join(tmpdir(), "fake-emailjs-"));
   const certificatePath = join(folder, "cert.pem");
   const keyPath = join(folder, "key.pem");
