@@ -1,20 +1,15 @@
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_FLAGS, findChromium } from "./tests/support/chromium";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://127.0.0.1:${port}`;
 
-/** Debian's Chromium: browser downloads are impossible on our machines and in CI. */
-export const chromiumLaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-};
+// Browser downloads are impossible on our machines and in CI: tests/support/chromium.ts says
+// which Chromium is used. Every worker loads this file; only the main process says it.
+const chromium = await findChromium();
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  console.log(`Browser: ${chromium.executablePath} (${chromium.source})`);
+}
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -26,8 +21,8 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL,
-    trace: "off",
-    launchOptions: chromiumLaunchOptions,
+    trace: "on-first-retry",
+    launchOptions: { executablePath: chromium.executablePath, args: CHROMIUM_FLAGS },
   },
   projects: [
     {

@@ -53,7 +53,15 @@ export function parseEnv(
       env[name] = field.parse(undefined);
     }
   }
-  return env as Env;
+  const parsed = env as Env;
+  if (parsed.NODE_ENV === "production" && !source.SITE_URL?.trim()) {
+    // The site still serves (so `npm start` works with no configuration), but a deployment
+    // would tell search engines and social cards that it lives on localhost.
+    log(
+      `config: SITE_URL is not set, so canonical links, the sitemap and Open Graph tags point at ${parsed.SITE_URL}; set SITE_URL to the site's public origin, e.g. https://www.example.com`,
+    );
+  }
+  return parsed;
 }
 
 export const env: Env = parseEnv(process.env);

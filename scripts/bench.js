@@ -11,6 +11,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_FLAGS, findChromium } from "../tests/support/chromium";
 import { startServer, stopProcess } from "../tests/support/server";
 import { ensureBuild, printTable, root } from "./lib/server.js";
 
@@ -38,17 +39,11 @@ if (failures.length > 0) {
 
 async function runLighthouse(base) {
   console.log(`\nLighthouse ${lighthouseVersion()} (mobile, simulated throttling) against ${base}\n`);
+  const browser = await findChromium();
+  console.log(`Browser: ${browser.executablePath} (${browser.source})`);
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    chromePath: browser.executablePath,
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   const rows = [];
   const notFound = await startNotFoundProxy(base);

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { site } from "../app/content/site";
+import { CHROMIUM_FLAGS, findChromium } from "../tests/support/chromium";
 
 const root = join(import.meta.dirname ?? ".", "..");
 const publicDir = join(root, "public");
@@ -69,8 +70,8 @@ function pngToIco(png: Buffer, size: number): Buffer {
 }
 
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu"],
+  executablePath: (await findChromium()).executablePath,
+  args: CHROMIUM_FLAGS,
 });
 try {
   const shoot = async (html: string, width: number, height: number) => {

@@ -22,10 +22,10 @@ export function ScrollToTop() {
   };
 
   return (
+    // biome-ignore lint/a11y/useValidAnchor: a real link to #top that works without JavaScript; the handler only adds the smooth scroll and focus move
     <a
       href="#top"
       onClick={scrollToTop}
-      aria-label="Back to top"
       data-visible={hidden ? "false" : "true"}
       className={`fixed right-5 bottom-5 z-30 inline-flex size-12 items-center justify-center rounded-full bg-primary text-white shadow-lg shadow-primary/30 transition-[opacity,transform,visibility] duration-200 motion-reduce:transition-none hover:bg-primary-dark ${
         hidden ? "invisible translate-y-3 opacity-0" : "visible opacity-100"
@@ -34,6 +34,7 @@ export function ScrollToTop() {
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor">
         <path d="M12 19V5M5 12l7-7 7 7" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
+      <span className="sr-only">Back to top</span>
     </a>
   );
 }

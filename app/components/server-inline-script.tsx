@@ -17,6 +17,7 @@ export function ServerInlineScript({ render, type }: ServerInlineScriptProps) {
       type={type}
       nonce={nonce}
       suppressHydrationWarning
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the text is our own, from a server-only module, never a visitor's input
       dangerouslySetInnerHTML={{ __html: render?.() ?? "" }}
     />
   );

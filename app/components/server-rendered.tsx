@@ -29,5 +29,8 @@ export function ServerRendered({ id, render }: ServerRenderedProps) {
 
   if (render) return <div id={id}>{render()}</div>;
   // The markup is the server's own, read back from this very element.
-  return <div id={id} dangerouslySetInnerHTML={{ __html: html ?? "" }} suppressHydrationWarning />;
+  return (
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: the markup is what the server rendered into this very element, read back unchanged
+    <div id={id} dangerouslySetInnerHTML={{ __html: html ?? "" }} suppressHydrationWarning />
+  );
 }

@@ -20,6 +20,7 @@ const test = base.extend<
   { limited: { server: RunningServer; outboxPath: string } }
 >({
   limited: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
     async ({}, use) => {
       const folder = mkdtempSync(join(tmpdir(), "enquiry-abuse-"));
       const outboxPath = join(folder, "outbox", "enquiries.jsonl");

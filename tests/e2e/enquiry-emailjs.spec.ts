@@ -23,6 +23,7 @@ const KEYS = {
 
 const test = base.extend<{ fake: FakeEmailJs }, { fakeEmailJs: FakeEmailJs; app: RunningServer }>({
   fakeEmailJs: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
     async ({}, use) => {
       const fake = await startFakeEmailJs();
       await use(fake);

@@ -13,7 +13,7 @@ for (const javaScriptEnabled of [true, false]) {
       const image = main.getByRole("img");
       await expect(image).toBeVisible();
       await expect(image).toHaveAttribute("alt", /not found/i);
-      expect((await main.innerText()).trim()).toBe("");
+      expect((await main.textContent())?.trim()).toBe("");
       const [imageBox, viewport] = [await image.boundingBox(), page.viewportSize()];
       // Centred horizontally within the page.
       expect(Math.abs((imageBox?.x ?? 0) * 2 + (imageBox?.width ?? 0) - (viewport?.width ?? 0))).toBeLessThan(

@@ -96,7 +96,7 @@ test.describe("services at 375 px: accordion", () => {
     const headers = page.locator("#services").getByRole("button");
     await expect(headers).toHaveText(labels);
     await expect(headers.first()).toHaveAttribute("aria-expanded", "true");
-    const regions = page.locator("#services [role=region]:visible");
+    const regions = page.locator("#services").getByRole("region");
     await expect(regions).toHaveCount(1);
     await expect(regions).toHaveAccessibleName("Website Development");
 

@@ -113,7 +113,7 @@ for (const policy of policies) {
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
     await expect(dialog.getByRole("heading", { level: 3 }).first()).toBeVisible();
-    expect((await dialog.innerText()).length).toBeGreaterThan(2_000);
+    expect((await dialog.textContent())?.length).toBeGreaterThan(2_000);
     const box = await dialog.boundingBox();
     expect(box?.width).toBe(page.viewportSize()?.width);
 

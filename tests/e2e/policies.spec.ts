@@ -125,7 +125,7 @@ for (const entry of pages) {
 
 test("the terms never mention a sign-in: the site has none", async ({ page }) => {
   await page.goto("/terms-conditions");
-  const text = await page.getByRole("article").innerText();
+  const text = (await page.getByRole("article").textContent()) ?? "";
   expect(text).toContain("Indemnification");
   expect(text).not.toMatch(/log-?in|credential|password/i);
 });

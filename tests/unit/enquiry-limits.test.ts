@@ -70,12 +70,16 @@ describe("idempotency store", () => {
       ttlMs: 1000,
       now: () => time,
     });
-    await store.run("k", async () => (++runs, "failed"));
-    await store.run("k", async () => (++runs, "sent"));
-    await store.run("k", async () => (++runs, "sent"));
+    const counted = (result: string) => async () => {
+      runs += 1;
+      return result;
+    };
+    await store.run("k", counted("failed"));
+    await store.run("k", counted("sent"));
+    await store.run("k", counted("sent"));
     expect(runs).toBe(2);
     time = 1000;
-    await store.run("k", async () => (++runs, "sent"));
+    await store.run("k", counted("sent"));
     expect(runs).toBe(3);
   });
 

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/env.server";
 
 describe("parseEnv", () => {
-  it("applies every default on an empty environment", () => {
+  it("applies every default on an empty environment, warning once that SITE_URL is not set", () => {
     const lines: string[] = [];
     const env = parseEnv({}, (line) => lines.push(line));
-    expect(lines).toEqual([]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^config: SITE_URL is not set, .*http:\/\/localhost:3000; set SITE_URL/);
     expect(env).toMatchObject({
       PORT: 3000,
       EMAILJS_ORIGIN: "api.emailjs.com",
@@ -48,5 +49,17 @@ describe("parseEnv", () => {
     expect(env.ENQUIRY_RATE_LIMIT).toBe(5);
     expect(env.SITE_URL).toBe("http://localhost:3000");
     expect(env.EMAILJS_ORIGIN).toBe("api.emailjs.com");
+  });
+
+  it("warns about a missing SITE_URL only in production", () => {
+    const warnings = (source: Record<string, string>) => {
+      const lines: string[] = [];
+      parseEnv(source, (line) => lines.push(line));
+      return lines.filter((line) => line.includes("SITE_URL"));
+    };
+    expect(warnings({ NODE_ENV: "production" })).toHaveLength(1);
+    expect(warnings({ NODE_ENV: "production", SITE_URL: "  " })).toHaveLength(1);
+    expect(warnings({ NODE_ENV: "production", SITE_URL: "https://www.example.in" })).toEqual([]);
+    expect(warnings({ NODE_ENV: "development" })).toEqual([]);
   });
 });

@@ -51,10 +51,10 @@ export function PartnersCarousel({ partners }: { partners: readonly Partner[] })
 
   return (
     <div className="grid grid-cols-1 gap-5">
-      <div
+      <section
         ref={container}
-        role="region"
         aria-label={partnersIntro.carouselLabel}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard to scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
         tabIndex={0}
         className="swiper partners-swiper w-full"
       >
@@ -75,7 +75,7 @@ export function PartnersCarousel({ partners }: { partners: readonly Partner[] })
             </li>
           ))}
         </ul>
-      </div>
+      </section>
       <p className="js-only flex justify-center">
         <button
           type="button"

@@ -33,9 +33,9 @@ export function ServicesAccordion({
                 <ChevronIcon className={`transition-transform ${open ? "rotate-180" : ""}`} />
               </button>
             </h3>
-            <div id={panelId} role="region" aria-labelledby={headerId} hidden={!open} className="px-5 pb-6">
+            <section id={panelId} aria-labelledby={headerId} hidden={!open} className="px-5 pb-6">
               {open ? <ServiceBody service={service} showImage /> : null}
-            </div>
+            </section>
           </div>
         );
       })}

@@ -81,6 +81,7 @@ export function ServicesTabs({
           id={`service-panel-${service.id}`}
           aria-labelledby={`service-tab-${service.id}`}
           hidden={index !== selected}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the ARIA tabs pattern makes a tab panel focusable when its first content (the heading) is not
           tabIndex={0}
           className="rounded-3xl bg-white p-6 shadow-xl shadow-primary/10 ring-1 ring-primary/10 md:col-start-2 md:row-start-1 lg:p-8"
         >
