@@ -27,6 +27,31 @@ async function serveWithoutScripts(page: Page) {
   );
 }
 
+/**
+ * With JavaScript, sections fade in as they scroll into view; axe measures colours as they are
+ * at that instant, so a section caught mid-fade reads as low contrast and one not yet revealed
+ * is skipped as invisible. Audit what a reader sees: scroll through the page so every section
+ * is revealed, then wait until no transition runs.
+ */
+async function revealEverything(page: Page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
+      window.scrollTo({ top: y, behavior: "instant" });
+      await frame();
+      await frame();
+    }
+    window.scrollTo({ top: 0, behavior: "instant" });
+    await frame();
+  });
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => !(animation instanceof CSSTransition) || animation.playState === "finished"),
+  );
+  expect(await page.locator(".reveal:not(.reveal-shown)").count(), "sections left unrevealed").toBe(0);
+}
+
 for (const javaScriptEnabled of [true, false]) {
   test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
     test.use({ allowedProblems: [/^HTTP 404 .*\/no-such-page$/] });
@@ -41,6 +66,7 @@ for (const javaScriptEnabled of [true, false]) {
           if (javaScriptEnabled) await page.waitForFunction(() => "__remixRouter" in window);
           else expect(await page.evaluate(() => document.scripts.length)).toBe(0);
           await page.waitForLoadState("networkidle");
+          if (javaScriptEnabled) await revealEverything(page);
           const results = await new AxeBuilder({ page }).analyze();
           const summary = results.violations.map(
             (violation) =>
