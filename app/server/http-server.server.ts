@@ -1,0 +1,193 @@
+import { subscribe } from "node:diagnostics_channel";
+import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { applySecurityHeaders } from "~/security.server";
+
+/**
+ * The app's hold on the HTTP server `remix-serve` runs, without a server entry of our own.
+ *
+ * How it attaches: `remix-serve` imports the server build (and so this module) before it calls
+ * `app.listen`, and gives the app no handle on the server. Node publishes every request on the
+ * `http.server.request.start` diagnostics channel (Node 20, 22 and 24) with its server, socket
+ * and response, synchronously, before the server emits `request` to Express. On the first
+ * request of a server this module puts its own dispatcher in front of the server's `request`
+ * listeners, so request hooks answer before Express (and its compression, static files, request
+ * log and Remix handler) sees anything.
+ *
+ * What it does for every response, whoever writes it (Express static, Remix, a hook):
+ * - adds the security headers a response lacks (resource policy: a document sets its own);
+ * - answers with `Connection: close` when the request body was not read to the end (413, an
+ *   early 400, a 405), and then lingers: the server stops writing, reads and drops what the
+ *   client still sends for a moment, then closes. Closing at once would make the kernel reset
+ *   the connection over the unread bytes, and the client could lose the answer;
+ * - after SIGTERM (see `drainOnSignal`): `Connection: close` on every response.
+ */
+
+/** Answers a request before Express sees it; returns true when it answered. */
+export type RequestHook = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
+
+/** How long a connection closed over an unread body keeps reading before it is dropped. */
+const LINGER_MS = 2_000;
+
+interface HttpServerState {
+  servers: Set<Server>;
+  responses: Set<ServerResponse>;
+  hooks: RequestHook[];
+  draining: boolean;
+}
+
+// One state per process: the dev server re-imports the build on every change, and a second
+// subscriber would dispatch every request twice.
+const STATE = Symbol.for("agency-site.http-server");
+const globals = globalThis as typeof globalThis & { [STATE]?: HttpServerState };
+
+function state(): HttpServerState {
+  let current = globals[STATE];
+  if (!current) {
+    current = { servers: new Set(), responses: new Set(), hooks: [], draining: false };
+    globals[STATE] = current;
+    subscribe("http.server.request.start", (message) => onRequestStart(message as RequestStart));
+  }
+  return current;
+}
+
+interface RequestStart {
+  request: IncomingMessage;
+  response: ServerResponse;
+  socket: Socket;
+  server: Server;
+}
+
+/** Starts watching the process's HTTP servers; the method guard is the first hook. */
+export function attachToHttpServer(): void {
+  const current = state();
+  if (!current.hooks.includes(refuseUnknownMethods)) current.hooks.unshift(refuseUnknownMethods);
+}
+
+/** Lets another module answer some requests itself (in registration order, after the method guard). */
+export function addRequestHook(hook: RequestHook): void {
+  state().hooks.push(hook);
+}
+
+/** True once SIGTERM arrived: health checks answer 503 so the load balancer stops sending. */
+export function isDraining(): boolean {
+  return state().draining;
+}
+
+function onRequestStart({ request, response, server }: RequestStart): void {
+  const current = state();
+  if (!current.servers.has(server)) {
+    current.servers.add(server);
+    takeOverDispatch(server, current);
+  }
+  current.responses.add(response);
+  response.once("close", () => current.responses.delete(response));
+  response.once("finish", () => {
+    if (current.draining) setImmediate(() => server.closeIdleConnections());
+  });
+  guardHeaders(request, response, current);
+}
+
+function takeOverDispatch(server: Server, current: HttpServerState): void {
+  const listeners = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners("request");
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    for (const hook of current.hooks) if (hook(request, response)) return;
+    for (const listener of listeners) listener.call(server, request, response);
+  });
+}
+
+function guardHeaders(request: IncomingMessage, response: ServerResponse, current: HttpServerState): void {
+  const writeHead = response.writeHead;
+  // Every path to the wire goes through writeHead (an implicit header calls it too), so this is
+  // the last moment the response can still be changed, after Express and Remix set theirs.
+  response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const headers = new Headers();
+    applySecurityHeaders(headers);
+    const passed = args.find((arg): arg is OutgoingHttpHeaders => typeof arg === "object" && arg !== null);
+    for (const [name, value] of headers) {
+      if (!this.hasHeader(name) && !hasHeaderIn(passed, name)) this.setHeader(name, value);
+    }
+    if (bodyUnread(request)) {
+      this.shouldKeepAlive = false;
+      lingerOnClose(request.socket);
+    } else if (current.draining) {
+      this.shouldKeepAlive = false;
+    }
+    return writeHead.apply(this, args as Parameters<ServerResponse["writeHead"]>);
+  } as ServerResponse["writeHead"];
+}
+
+/** A request that announced a body and has not been read to its end yet. */
+function bodyUnread(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers["content-length"];
+  return request.headers["transfer-encoding"] !== undefined || (length !== undefined && Number(length) !== 0);
+}
+
+function hasHeaderIn(headers: OutgoingHttpHeaders | undefined, name: string): boolean {
+  return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
+/**
+ * Node ends a `Connection: close` response with `socket.destroySoon()`, which destroys the
+ * socket as soon as the answer is written: with the client's body still arriving, the kernel
+ * answers those bytes with a reset. Here the socket half-closes instead (the client reads the
+ * answer and its end of file), keeps reading and dropping, and is destroyed when the client
+ * closes or after `LINGER_MS`.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function (this: Socket) {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("close", () => clearTimeout(timer));
+    this.on("end", () => this.destroy());
+    this.resume();
+  };
+}
+
+function refuseUnknownMethods(request: IncomingMessage, response: ServerResponse): boolean {
+  const method = request.method ?? "";
+  if ((ALLOWED_METHODS as readonly string[]).includes(method)) return false;
+  const started = performance.now();
+  const body = "Method Not Allowed\n";
+  response.writeHead(405, {
+    Allow: ALLOWED_METHODS.join(", "),
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+  });
+  response.end(body);
+  // The same line remix-serve's request log writes, so these requests are not invisible.
+  const url = (request.url ?? "").replace(/[^\x21-\x7e]/g, "?");
+  console.log(
+    `${method} ${url} 405 ${Buffer.byteLength(body)} - ${(performance.now() - started).toFixed(3)} ms`,
+  );
+  return true;
+}
+
+/**
+ * On SIGTERM (remix-serve closes the listening socket on the same signal): health checks turn
+ * 503, every further response says `Connection: close`, idle keep-alive connections close,
+ * requests in flight finish, and whatever the clients do the process exits 0 at the deadline.
+ */
+export function drainOnSignal(options: { deadlineMs: number; signals?: NodeJS.Signals[] }): void {
+  const current = state();
+  for (const signal of options.signals ?? ["SIGTERM", "SIGINT"]) {
+    process.once(signal, () => {
+      if (current.draining) return;
+      current.draining = true;
+      for (const server of current.servers) server.closeIdleConnections();
+      const deadline = setTimeout(() => {
+        console.error(
+          `shutdown: still busy after ${options.deadlineMs / 1000} s (${current.responses.size} unanswered request(s), or a client that never finished its request); exiting`,
+        );
+        process.exit(0);
+      }, options.deadlineMs);
+      deadline.unref();
+    });
+  }
+}
