@@ -17,9 +17,7 @@ import { applySecurityHeaders } from "~/security.server";
  * What it does for every response, whoever writes it (Express static, Remix, a hook):
  * - adds the security headers a response lacks (resource policy: a document sets its own);
  * - answers with `Connection: close` when the request body was not read to the end (413, an
- *   early 400, a 405), and then lingers: the server stops writing, reads and drops what the
- *   client still sends for a moment, then closes. Closing at once would make the kernel reset
- *   the connection over the unread bytes, and the client could lose the answer;
+ *   early 400, a 405): Node then ends the connection once the answer is written;
  * - after SIGTERM (see `drainOnSignal`): `Connection: close` on every response.
  */
 
@@ -27,9 +25,6 @@ import { applySecurityHeaders } from "~/security.server";
 export type RequestHook = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
-
-/** How long a connection closed over an unread body keeps reading before it is dropped. */
-const LINGER_MS = 2_000;
 
 interface HttpServerState {
   servers: Set<Server>;
@@ -110,12 +105,9 @@ function guardHeaders(request: IncomingMessage, response: ServerResponse, curren
     for (const [name, value] of headers) {
       if (!this.hasHeader(name) && !hasHeaderIn(passed, name)) this.setHeader(name, value);
     }
-    if (bodyUnread(request)) {
-      this.shouldKeepAlive = false;
-      lingerOnClose(request.socket);
-    } else if (current.draining) {
-      this.shouldKeepAlive = false;
-    }
+    // An answer before the body was read ends the connection: the rest of the body would
+    // otherwise be read as the next request, or the socket reset under a pooled client.
+    if (bodyUnread(request) || current.draining) this.shouldKeepAlive = false;
     return writeHead.apply(this, args as Parameters<ServerResponse["writeHead"]>);
   } as ServerResponse["writeHead"];
 }
@@ -129,24 +121,6 @@ function bodyUnread(request: IncomingMessage): boolean {
 
 function hasHeaderIn(headers: OutgoingHttpHeaders | undefined, name: string): boolean {
   return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === name);
-}
-
-/**
- * Node ends a `Connection: close` response with `socket.destroySoon()`, which destroys the
- * socket as soon as the answer is written: with the client's body still arriving, the kernel
- * answers those bytes with a reset. Here the socket half-closes instead (the client reads the
- * answer and its end of file), keeps reading and dropping, and is destroyed when the client
- * closes or after `LINGER_MS`.
- */
-function lingerOnClose(socket: Socket): void {
-  socket.destroySoon = function (this: Socket) {
-    this.end();
-    const timer = setTimeout(() => this.destroy(), LINGER_MS);
-    timer.unref();
-    this.once("close", () => clearTimeout(timer));
-    this.on("end", () => this.destroy());
-    this.resume();
-  };
 }
 
 function refuseUnknownMethods(request: IncomingMessage, response: ServerResponse): boolean {

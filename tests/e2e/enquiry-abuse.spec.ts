@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -83,6 +85,95 @@ test.describe("bodies the action refuses", () => {
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(await response.text()).toContain(NOTICE.invalid);
+  });
+
+  /** A request through `agent`, reporting the answer and which pooled socket carried it. */
+  function send(
+    agent: Agent,
+    url: string,
+    options: { method?: string; headers?: Record<string, string | number>; body?: Buffer } = {},
+  ): Promise<{ status: number; connection: string; socket: Socket }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        { agent, method: options.method, headers: options.headers },
+        (response) => {
+          response.resume();
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              connection: String(response.headers.connection),
+              socket: request.socket as Socket,
+            }),
+          );
+        },
+      );
+      request.on("error", reject);
+      request.end(options.body);
+    });
+  }
+
+  for (const [label, headers] of [
+    ["a declared 1 MiB body", { "Content-Length": 1024 * 1024 }],
+    ["a chunked 1 MiB body", { "Transfer-Encoding": "chunked" }],
+  ] as const) {
+    test(`${label} answered 413 closes its connection cleanly; the pooled client goes on on a new one`, async ({
+      baseURL,
+    }) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const sockets = new Set<Socket>();
+        const warmUp = await send(agent, `${baseURL}/robots.txt`);
+        sockets.add(warmUp.socket);
+        expect(warmUp).toMatchObject({ status: 200, connection: "keep-alive" });
+        const refused = await send(agent, `${baseURL}/?index`, {
+          method: "POST",
+          headers: { ...FORM, ...headers },
+          body: Buffer.alloc(1024 * 1024, "a"),
+        });
+        sockets.add(refused.socket);
+        expect(refused).toMatchObject({ status: 413, connection: "close" });
+        for (let index = 0; index < 3; index += 1) {
+          const next = await send(agent, `${baseURL}/robots.txt`);
+          sockets.add(next.socket);
+          expect(next.status).toBe(200);
+        }
+        // The warm-up connection carried the refused post and was closed; one new one served the rest.
+        expect(sockets.size).toBe(2);
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
+
+  test("an early 400 and a 405 close the connection when the body was not read, and only then", async ({
+    baseURL,
+  }) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const large = Buffer.alloc(1024 * 1024, "a");
+    try {
+      const json = await send(agent, `${baseURL}/?index`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+        body: large,
+      });
+      expect(json).toMatchObject({ status: 400, connection: "close" });
+      const put = await send(agent, `${baseURL}/`, { method: "PUT", headers: FORM, body: large });
+      expect(put).toMatchObject({ status: 405, connection: "close" });
+      // A small body arrives with its headers: it is read, and the connection stays.
+      const small = await send(agent, `${baseURL}/?index`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: Buffer.from("{}"),
+      });
+      expect(small).toMatchObject({ status: 400, connection: "keep-alive" });
+      const after = await send(agent, `${baseURL}/healthz`);
+      expect(after.status).toBe(200);
+      expect(new Set([json.socket, put.socket, small.socket]).size).toBe(3);
+      expect(after.socket).toBe(small.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 
   const valid = () => enquiryBody(validEnquiry());
