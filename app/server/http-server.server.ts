@@ -1,5 +1,11 @@
 import { subscribe } from "node:diagnostics_channel";
-import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
+import {
+  Server as HttpServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { Socket } from "node:net";
 import { applySecurityHeaders } from "~/security.server";
 
@@ -9,10 +15,12 @@ import { applySecurityHeaders } from "~/security.server";
  * How it attaches: `remix-serve` imports the server build (and so this module) before it calls
  * `app.listen`, and gives the app no handle on the server. Node publishes every request on the
  * `http.server.request.start` diagnostics channel (Node 20, 22 and 24) with its server, socket
- * and response, synchronously, before the server emits `request` to Express. On the first
- * request of a server this module puts its own dispatcher in front of the server's `request`
- * listeners, so request hooks answer before Express (and its compression, static files, request
- * log and Remix handler) sees anything.
+ * and response, synchronously, before the server emits `request` to Express, and every accepted
+ * connection on `net.server.socket` (its `socket.server` is the http.Server). On a server's
+ * first connection (or, failing that, its first request) this module puts its own dispatcher in
+ * front of the server's `request` listeners, so request hooks answer before Express (and its
+ * compression, static files, request log and Remix handler) sees anything, and answers the
+ * requests Node's parser refuses (`clientError`).
  *
  * What it does for every response, whoever writes it (Express static, Remix, a hook):
  * - adds the security headers a response lacks (resource policy: a document sets its own);
@@ -43,6 +51,12 @@ function state(): HttpServerState {
   if (!current) {
     current = { servers: new Set(), responses: new Set(), hooks: [], draining: false };
     globals[STATE] = current;
+    // The first connection of a server comes before its first request is parsed: the earliest
+    // moment to answer requests Node's parser refuses (TRACK) and to put the hooks in front.
+    subscribe("net.server.socket", (message) => {
+      const { server } = (message as { socket: Socket & { server?: unknown } }).socket;
+      if (server instanceof HttpServer) adopt(server, state());
+    });
     subscribe("http.server.request.start", (message) => onRequestStart(message as RequestStart));
   }
   return current;
@@ -71,12 +85,16 @@ export function isDraining(): boolean {
   return state().draining;
 }
 
+function adopt(server: Server, current: HttpServerState): void {
+  if (current.servers.has(server)) return;
+  current.servers.add(server);
+  takeOverDispatch(server, current);
+  server.on("clientError", answerClientError);
+}
+
 function onRequestStart({ request, response, server }: RequestStart): void {
   const current = state();
-  if (!current.servers.has(server)) {
-    current.servers.add(server);
-    takeOverDispatch(server, current);
-  }
+  adopt(server, current);
   current.responses.add(response);
   response.once("close", () => current.responses.delete(response));
   response.once("finish", () => {
@@ -121,6 +139,30 @@ function bodyUnread(request: IncomingMessage): boolean {
 
 function hasHeaderIn(headers: OutgoingHttpHeaders | undefined, name: string): boolean {
   return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
+/**
+ * Node's parser refuses methods it does not know (TRACK) before any request exists. With a
+ * `clientError` listener Node leaves the answer to us: 405 for those, Node's own answers for
+ * the rest (408, 431, 400), and the connection closes either way.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (socket.writable && socket.bytesWritten === 0) {
+    const status =
+      error.code === "HPE_INVALID_METHOD"
+        ? "405 Method Not Allowed"
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? "431 Request Header Fields Too Large"
+          : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+            ? "408 Request Timeout"
+            : "400 Bad Request";
+    const headers = new Headers();
+    applySecurityHeaders(headers);
+    if (status.startsWith("405")) headers.set("Allow", ALLOWED_METHODS.join(", "));
+    const lines = [...headers].map(([name, value]) => `${name}: ${value}\r\n`).join("");
+    socket.end(`HTTP/1.1 ${status}\r\n${lines}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+  }
+  socket.destroySoon();
 }
 
 function refuseUnknownMethods(request: IncomingMessage, response: ServerResponse): boolean {

@@ -208,6 +208,22 @@ test.describe("bodies the action refuses", () => {
       },
     ],
     ["over-long fields", () => ({ headers: FORM, data: encode({ ...valid(), name: "n".repeat(41) }) })],
+    [
+      "a line break in the name",
+      () => ({ headers: FORM, data: encode({ ...valid(), name: "Asha\r\nBcc: x@example.in" }) }),
+    ],
+    [
+      "a bidi override in the e-mail",
+      () => ({ headers: FORM, data: encode({ ...valid(), email: "asha\u202E@example.in" }) }),
+    ],
+    [
+      "a NUL in the message",
+      () => ({ headers: FORM, data: encode({ ...valid(), message: "Hello\u0000there" }) }),
+    ],
+    [
+      "two addresses in the e-mail",
+      () => ({ headers: FORM, data: encode({ ...valid(), email: "a@example.in, b@example.in" }) }),
+    ],
   ];
   for (const [label, make] of cases) {
     test(`${label} is answered 400 with the validation notice`, async ({ request, outbox }) => {
