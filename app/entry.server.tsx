@@ -4,9 +4,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { deferHydration } from "~/defer-hydration.server";
-import "~/env.server";
+import { env } from "~/env.server";
 import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders, createNonce } from "~/security.server";
+import { attachToHttpServer, drainOnSignal } from "~/server/http-server.server";
 import { documentCacheKey, StaticDocumentCache } from "~/static-document.server";
 
 /**
@@ -20,6 +21,9 @@ export const streamTimeout = 1_000;
 const renderTimeout = 5_000;
 
 const staticDocuments = new StaticDocumentCache();
+
+attachToHttpServer();
+drainOnSignal({ deadlineMs: env.SHUTDOWN_DEADLINE * 1000 });
 
 export default async function handleRequest(
   request: Request,
@@ -95,8 +99,12 @@ function render(request: Request, remixContext: EntryContext, nonce: string) {
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   applySecurityHeaders(response.headers);
+  // A data response read with or setting a cookie (the enquiry notice) is this visitor's alone.
+  if (request.headers.has("Cookie") || response.headers.has("Set-Cookie")) {
+    response.headers.set("Cache-Control", "private, no-store");
+  }
   return response;
 };
 

@@ -10,7 +10,12 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-const flag = z.enum(["0", "1", "true", "false"]).transform((value) => value === "1" || value === "true");
+/** How many proxies of the operator's stand in front; the pre-2026 values `true`/`false` still read as 1/0. */
+const proxyCount = z
+  .string()
+  .trim()
+  .regex(/^(?:[0-9]|true|false)$/, "must be the number of proxies in front, 0 to 9")
+  .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value)));
 
 const schema = {
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
@@ -27,7 +32,9 @@ const schema = {
   ENQUIRY_OUTBOX: z.string().trim().min(1).default("./data/enquiries.jsonl"),
   ENQUIRY_RATE_LIMIT: z.coerce.number().int().min(0).default(5),
   ENQUIRY_RATE_WINDOW: z.coerce.number().int().min(1).default(600),
-  TRUST_PROXY: flag.default(false),
+  ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
+  TRUST_PROXY: proxyCount.default(0),
+  SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   SITE_URL: z
     .url({ protocol: /^https?$/ })
     .transform((value) => value.replace(/\/+$/, ""))
@@ -54,6 +61,12 @@ export function parseEnv(
     }
   }
   const parsed = env as Env;
+  const trustProxy = source.TRUST_PROXY?.trim();
+  if (trustProxy === "true" || trustProxy === "false") {
+    log(
+      `config: TRUST_PROXY=${trustProxy} is deprecated; it now takes the number of proxies in front: use TRUST_PROXY=${parsed.TRUST_PROXY}`,
+    );
+  }
   if (parsed.NODE_ENV === "production" && !source.SITE_URL?.trim()) {
     // The site still serves (so `npm start` works with no configuration), but a deployment
     // would tell search engines and social cards that it lives on localhost.

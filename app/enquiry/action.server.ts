@@ -11,7 +11,7 @@ import {
   type EnquiryLoaderData,
   type NoticeKind,
 } from "~/enquiry/notices";
-import { clientKey, createRateLimiter } from "~/enquiry/rate-limit.server";
+import { clientAddress, createEnquiryBudget } from "~/enquiry/rate-limit.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import { env } from "~/env.server";
 import { mailTransport } from "~/mail/transport.server";
@@ -22,11 +22,14 @@ export const ENQUIRY_REDIRECT = "/#contact";
 
 const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
-type Attempt = { kind: "sent" } | { kind: "limited" } | { kind: "failed"; result: SendResult };
+type Attempt =
+  | { kind: "sent" }
+  | { kind: "limited"; retryAfterSeconds: number }
+  | { kind: "failed"; result: SendResult };
 
-const limiter = createRateLimiter({
-  limit: env.ENQUIRY_RATE_LIMIT,
-  windowMs: env.ENQUIRY_RATE_WINDOW * 1000,
+const budget = createEnquiryBudget({
+  perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
+  site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
 });
 
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
@@ -83,7 +86,7 @@ export async function handleEnquiry(request: Request) {
   }
 
   const enquiry = submission.value;
-  const client = clientKey(request, env.TRUST_PROXY);
+  const client = clientAddress(request, env.TRUST_PROXY);
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
     deliver(enquiry, client),
   );
@@ -93,8 +96,8 @@ export async function handleEnquiry(request: Request) {
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
       return sentRedirect(request);
     case "limited":
-      log({ outcome: "rate-limited" });
-      return reply(submission.reply(), "failed", 429);
+      log({ outcome: "rate-limited", reason: client === null ? "site-wide flood level" : "client budget" });
+      return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
     case "failed": {
       const misconfigured = !attempt.result.ok && attempt.result.reason === "misconfigured";
       log({ outcome: misconfigured ? "unavailable" : "failed", transport });
@@ -106,10 +109,14 @@ export async function handleEnquiry(request: Request) {
   }
 }
 
-async function deliver(enquiry: Enquiry, client: string): Promise<Attempt> {
-  if (!limiter.consume(client)) return { kind: "limited" };
+async function deliver(enquiry: Enquiry, client: string | null): Promise<Attempt> {
+  const verdict = budget.check(client);
+  if (!verdict.allowed) return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
   const result = await mailTransport.send(enquiry);
-  if (result.ok) return { kind: "sent" };
+  if (result.ok) {
+    budget.record(client);
+    return { kind: "sent" };
+  }
   logMailFailure(mailTransport.name, result);
   return { kind: "failed", result };
 }
@@ -122,7 +129,12 @@ async function sentRedirect(request: Request) {
   return redirect(ENQUIRY_REDIRECT, { status: 303, headers: { "Set-Cookie": await setSentNotice(request) } });
 }
 
-function reply(result: EnquiryActionData["result"], kind: NoticeKind, status: number) {
+function reply(
+  result: EnquiryActionData["result"],
+  kind: NoticeKind,
+  status: number,
+  headers?: Record<string, string>,
+) {
   const payload: EnquiryActionData = { result, notice: { kind, id: randomUUID() } };
-  return data(payload, { status });
+  return data(payload, { status, headers });
 }

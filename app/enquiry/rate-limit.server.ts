@@ -1,65 +1,139 @@
+import { isIP } from "node:net";
+
+export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
 export interface RateLimiter {
-  /** Counts one enquiry for `client`; false when the client has used its budget for this window. */
-  consume(client: string): boolean;
-  /** How many clients are tracked now (for tests and diagnostics). */
+  /** Whether `key` may send one more enquiry now; counts nothing. */
+  check(key: string): Verdict;
+  /** Counts one accepted enquiry for `key`. */
+  record(key: string): void;
+  /** How many keys are tracked now (for tests and diagnostics). */
   size(): number;
 }
 
+interface Window {
+  start: number;
+  count: number;
+}
+
 /**
- * A fixed-window counter per client, held in memory. `limit` 0 turns it off. Memory stays
- * bounded: expired windows are swept at most once per window, and past `maxClients` the
- * oldest windows are dropped first.
+ * A fixed-window counter per key, held in memory. `limit` 0 turns it off.
+ *
+ * Memory stays bounded at `maxKeys`. Keys are kept in two insertion-ordered maps: those still
+ * under the limit and those that reached it. Past the cap the oldest window under the limit is
+ * dropped first, so a flood of new keys cannot evict a client that is being refused (and give it
+ * a fresh budget) until `maxKeys` clients have each used their whole budget. Dropping a key only
+ * ever gives budget back: eviction can never refuse anyone.
  */
 export function createRateLimiter(options: {
   limit: number;
   windowMs: number;
-  maxClients?: number;
+  maxKeys?: number;
   now?: () => number;
 }): RateLimiter {
-  const { limit, windowMs, maxClients = 10_000, now = Date.now } = options;
-  const windows = new Map<string, { start: number; count: number }>();
+  const { limit, windowMs, maxKeys = 10_000, now = Date.now } = options;
+  const open = new Map<string, Window>();
+  const full = new Map<string, Window>();
   let lastSweep = now();
 
   const sweep = (time: number) => {
-    for (const [client, window] of windows) {
-      if (time - window.start >= windowMs) windows.delete(client);
+    for (const windows of [open, full]) {
+      for (const [key, window] of windows) {
+        if (time - window.start >= windowMs) windows.delete(key);
+      }
     }
     lastSweep = time;
   };
 
+  const current = (key: string, time: number): Window | undefined => {
+    if (time - lastSweep >= windowMs) sweep(time);
+    const window = open.get(key) ?? full.get(key);
+    if (window && time - window.start >= windowMs) {
+      open.delete(key);
+      full.delete(key);
+      return undefined;
+    }
+    return window;
+  };
+
+  const makeRoom = () => {
+    while (open.size + full.size >= maxKeys) {
+      // Map keeps insertion order, so the first key of each map is its oldest window.
+      const oldest = open.size > 0 ? open : full;
+      const key = oldest.keys().next().value;
+      if (key === undefined) return;
+      oldest.delete(key);
+    }
+  };
+
   return {
-    consume(client) {
-      if (limit <= 0) return true;
+    check(key) {
+      if (limit <= 0) return { allowed: true };
       const time = now();
-      if (time - lastSweep >= windowMs) sweep(time);
-      let window = windows.get(client);
-      if (!window || time - window.start >= windowMs) {
-        windows.delete(client);
-        if (windows.size >= maxClients) sweep(time);
-        // Map keeps insertion order, so the first key is the oldest window.
-        while (windows.size >= maxClients) {
-          const oldest = windows.keys().next().value;
-          if (oldest === undefined) break;
-          windows.delete(oldest);
-        }
-        window = { start: time, count: 0 };
-        windows.set(client, window);
-      }
-      if (window.count >= limit) return false;
-      window.count += 1;
-      return true;
+      const window = current(key, time);
+      if (!window || window.count < limit) return { allowed: true };
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - time) / 1000)),
+      };
     },
-    size: () => windows.size,
+    record(key) {
+      if (limit <= 0) return;
+      const time = now();
+      let window = current(key, time);
+      if (!window) {
+        if (open.size + full.size >= maxKeys) sweep(time);
+        makeRoom();
+        window = { start: time, count: 0 };
+        open.set(key, window);
+      }
+      window.count += 1;
+      if (window.count >= limit && open.delete(key)) full.set(key, window);
+    },
+    size: () => open.size + full.size,
   };
 }
 
 /**
- * Who is asking. remix-serve gives route code no socket address, so unless the operator
- * says a proxy of theirs sets X-Forwarded-For, every client shares one budget: a spoofed
- * header must never buy a fresh one.
+ * The enquiry budgets: per client where the client is known, and one site-wide flood level
+ * that holds for everyone. A `null` client (no trustworthy address) is never refused for
+ * another visitor's traffic below the flood level.
  */
-export function clientKey(request: Request, trustProxy: boolean): string {
-  if (!trustProxy) return "unknown";
-  const first = request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim();
-  return first && first.length <= 100 ? first : "unknown";
+export function createEnquiryBudget(options: {
+  perClient: { limit: number; windowMs: number };
+  site: { limit: number; windowMs: number };
+  now?: () => number;
+}) {
+  const clients = createRateLimiter({ ...options.perClient, now: options.now });
+  const site = createRateLimiter({ ...options.site, now: options.now });
+  const SITE = "site";
+  return {
+    check(client: string | null): Verdict {
+      const flood = site.check(SITE);
+      if (!flood.allowed || client === null) return flood;
+      return clients.check(client);
+    },
+    /** Call once an enquiry is accepted: refused, invalid or failed ones never count. */
+    record(client: string | null): void {
+      site.record(SITE);
+      if (client !== null) clients.record(client);
+    },
+    clients,
+  };
+}
+
+/**
+ * The client's address as the operator's proxies saw it: with `trustedProxies` proxies in
+ * front, each appends the address it received from to `X-Forwarded-For`, so the client is the
+ * entry that many places from the right. Entries further left were written by the client and
+ * are never used. `null` when no proxy is trusted or the header is shorter than it must be.
+ */
+export function clientAddress(request: Request, trustedProxies: number): string | null {
+  if (trustedProxies <= 0) return null;
+  const entries = (request.headers.get("X-Forwarded-For") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  const entry = entries[entries.length - trustedProxies];
+  return entry !== undefined && isIP(entry) !== 0 ? entry.toLowerCase() : null;
 }

@@ -10,35 +10,54 @@ export const FIELD_ERRORS = {
   message: `Keep your message to ${MAX_LENGTH.message.toLocaleString("en-IN")} characters or fewer.`,
 } as const;
 
-/** Local part, '@', domain, a dot and a top-level part of at least two letters. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;
+/** Shown when a field holds a character no one types on purpose (a line break in a name, a bidi override). */
+export const UNUSUAL_CHARACTERS = {
+  singleLine: "Remove the line break or invisible character from this field.",
+  message: "Remove the invisible control characters from your message.",
+} as const;
+
+/**
+ * Characters that can break a mail header, a log line or the way text reads: C0 and C1
+ * controls and DEL (\p{Cc}, which includes U+0085), the line and paragraph separators, the
+ * bidirectional marks, embeddings, overrides and isolates, the byte-order mark and the
+ * interlinear annotation controls. Zero-width (non-)joiners stay: Indic names need them.
+ */
+const UNUSUAL =
+  "\\p{Cc}\\u061C\\u200E\\u200F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069\\uFEFF\\uFFF9-\\uFFFB";
+const SINGLE_LINE = new RegExp(`^[^${UNUSUAL}]*$`, "u");
+/** The message keeps its line breaks ("\n": the body reader normalises CR LF), nothing else. */
+const MULTI_LINE = new RegExp(`^(?:\\n|[^${UNUSUAL}])*$`, "u");
+
+/**
+ * Local part, '@', domain, a dot and a top-level part of at least two letters; no spaces, and
+ * none of the characters that quote or separate addresses in a header (`<>",;:()[]\`).
+ */
+const EMAIL_PATTERN = /^[^\s@<>",;:()[\]\\]+@[^\s@<>",;:()[\]\\]+\.[A-Za-z]{2,}$/;
+
+const singleLine = (hint: string) =>
+  z.string({ error: hint }).regex(SINGLE_LINE, UNUSUAL_CHARACTERS.singleLine).trim();
 
 /**
  * The enquiry as the server accepts it (spec §5). Conform turns empty strings into
  * `undefined` before this runs, so "required" is the absence of a value.
  */
 export const enquirySchema = z.object({
-  name: z
-    .string({ error: FIELD_ERRORS.name })
-    .trim()
-    .min(1, FIELD_ERRORS.name)
-    .max(MAX_LENGTH.name, FIELD_ERRORS.name),
-  email: z
-    .string({ error: FIELD_ERRORS.email })
-    .trim()
+  name: singleLine(FIELD_ERRORS.name).min(1, FIELD_ERRORS.name).max(MAX_LENGTH.name, FIELD_ERRORS.name),
+  email: singleLine(FIELD_ERRORS.email)
     .max(MAX_LENGTH.email, FIELD_ERRORS.email)
     .regex(EMAIL_PATTERN, FIELD_ERRORS.email),
-  countryCode: z
-    .string({ error: FIELD_ERRORS.countryCode })
-    .trim()
-    .regex(new RegExp(`^[0-9]{1,${MAX_LENGTH.countryCode}}$`), FIELD_ERRORS.countryCode),
-  phoneNumber: z
-    .string({ error: FIELD_ERRORS.phoneNumber })
-    .trim()
-    .regex(new RegExp(`^[0-9]{1,${MAX_LENGTH.phoneNumber}}$`), FIELD_ERRORS.phoneNumber),
+  countryCode: singleLine(FIELD_ERRORS.countryCode).regex(
+    new RegExp(`^[0-9]{1,${MAX_LENGTH.countryCode}}$`),
+    FIELD_ERRORS.countryCode,
+  ),
+  phoneNumber: singleLine(FIELD_ERRORS.phoneNumber).regex(
+    new RegExp(`^[0-9]{1,${MAX_LENGTH.phoneNumber}}$`),
+    FIELD_ERRORS.phoneNumber,
+  ),
   message: z
     .string({ error: FIELD_ERRORS.message })
     .max(MAX_LENGTH.message, FIELD_ERRORS.message)
+    .regex(MULTI_LINE, UNUSUAL_CHARACTERS.message)
     .optional()
     .transform((value) => value ?? ""),
 });

@@ -1,4 +1,10 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  type ActionFunctionArgs,
+  data,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
@@ -26,6 +32,14 @@ export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ match
     path: "/",
     siteUrl: root?.siteUrl ?? "",
   });
+};
+
+/** A refused enquiry says when to try again, on the document as on the data response. */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -206,8 +206,8 @@ test("the image's files, installed and started as its CMD starts them, serve the
       expect(await check(server.port)).toBe("healthy");
       expect(await check(await freePort())).toBe("unhealthy");
 
-      // `docker stop` sends SIGTERM, then SIGKILL after 10 s: the server must close and exit
-      // by itself well before. (A render's abort timer can hold it up to 6 s.)
+      // `docker stop` sends SIGTERM, then SIGKILL after 10 s: with no client holding it up the
+      // server must exit by itself well before its own 10 s deadline.
       const exited = once(server.process, "exit");
       server.process.kill("SIGTERM");
       const outcome = await Promise.race([exited, sleep(9_000).then(() => "still running")]);

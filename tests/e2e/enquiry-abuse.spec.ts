@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -47,10 +49,13 @@ const test = base.extend<
 });
 
 let clients = 0;
-/** A fresh client address each time, so tests never share a rate-limit budget. */
+/**
+ * A fresh client each time, so tests never share a rate-limit budget: the header as one
+ * trusted proxy (TRUST_PROXY=1) leaves it, a forged entry first and the address it saw last.
+ */
 function nextClient(): string {
   clients += 1;
-  return `198.51.100.${clients}, 10.0.0.1`;
+  return `203.0.113.250, 198.51.100.${clients}`;
 }
 
 const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
@@ -86,6 +91,95 @@ test.describe("bodies the action refuses", () => {
     expect(await response.text()).toContain(NOTICE.invalid);
   });
 
+  /** A request through `agent`, reporting the answer and which pooled socket carried it. */
+  function send(
+    agent: Agent,
+    url: string,
+    options: { method?: string; headers?: Record<string, string | number>; body?: Buffer } = {},
+  ): Promise<{ status: number; connection: string; socket: Socket }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        { agent, method: options.method, headers: options.headers },
+        (response) => {
+          response.resume();
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              connection: String(response.headers.connection),
+              socket: request.socket as Socket,
+            }),
+          );
+        },
+      );
+      request.on("error", reject);
+      request.end(options.body);
+    });
+  }
+
+  for (const [label, headers] of [
+    ["a declared 1 MiB body", { "Content-Length": 1024 * 1024 }],
+    ["a chunked 1 MiB body", { "Transfer-Encoding": "chunked" }],
+  ] as const) {
+    test(`${label} answered 413 closes its connection cleanly; the pooled client goes on on a new one`, async ({
+      baseURL,
+    }) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const sockets = new Set<Socket>();
+        const warmUp = await send(agent, `${baseURL}/robots.txt`);
+        sockets.add(warmUp.socket);
+        expect(warmUp).toMatchObject({ status: 200, connection: "keep-alive" });
+        const refused = await send(agent, `${baseURL}/?index`, {
+          method: "POST",
+          headers: { ...FORM, ...headers },
+          body: Buffer.alloc(1024 * 1024, "a"),
+        });
+        sockets.add(refused.socket);
+        expect(refused).toMatchObject({ status: 413, connection: "close" });
+        for (let index = 0; index < 3; index += 1) {
+          const next = await send(agent, `${baseURL}/robots.txt`);
+          sockets.add(next.socket);
+          expect(next.status).toBe(200);
+        }
+        // The warm-up connection carried the refused post and was closed; one new one served the rest.
+        expect(sockets.size).toBe(2);
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
+
+  test("an early 400 and a 405 close the connection when the body was not read, and only then", async ({
+    baseURL,
+  }) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const large = Buffer.alloc(1024 * 1024, "a");
+    try {
+      const json = await send(agent, `${baseURL}/?index`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+        body: large,
+      });
+      expect(json).toMatchObject({ status: 400, connection: "close" });
+      const put = await send(agent, `${baseURL}/`, { method: "PUT", headers: FORM, body: large });
+      expect(put).toMatchObject({ status: 405, connection: "close" });
+      // A small body arrives with its headers: it is read, and the connection stays.
+      const small = await send(agent, `${baseURL}/?index`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: Buffer.from("{}"),
+      });
+      expect(small).toMatchObject({ status: 400, connection: "keep-alive" });
+      const after = await send(agent, `${baseURL}/healthz`);
+      expect(after.status).toBe(200);
+      expect(new Set([json.socket, put.socket, small.socket]).size).toBe(3);
+      expect(after.socket).toBe(small.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   const valid = () => enquiryBody(validEnquiry());
   const encode = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
   const cases: Array<[string, () => { headers: Record<string, string>; data: string | Buffer }]> = [
@@ -115,6 +209,22 @@ test.describe("bodies the action refuses", () => {
       },
     ],
     ["over-long fields", () => ({ headers: FORM, data: encode({ ...valid(), name: "n".repeat(41) }) })],
+    [
+      "a line break in the name",
+      () => ({ headers: FORM, data: encode({ ...valid(), name: "Asha\r\nBcc: x@example.in" }) }),
+    ],
+    [
+      "a bidi override in the e-mail",
+      () => ({ headers: FORM, data: encode({ ...valid(), email: "asha\u202E@example.in" }) }),
+    ],
+    [
+      "a NUL in the message",
+      () => ({ headers: FORM, data: encode({ ...valid(), message: "Hello\u0000there" }) }),
+    ],
+    [
+      "two addresses in the e-mail",
+      () => ({ headers: FORM, data: encode({ ...valid(), email: "a@example.in, b@example.in" }) }),
+    ],
   ];
   for (const [label, make] of cases) {
     test(`${label} is answered 400 with the validation notice`, async ({ request, outbox }) => {
@@ -172,9 +282,34 @@ test.describe("the rate limit", () => {
     for (let index = 0; index < LIMIT; index += 1) expect((await post(client)).status()).toBe(303);
     const refused = await post(client);
     expect(refused.status()).toBe(429);
+    // Seconds until the client's window frees: the window is 600 s and began moments ago.
+    const retryAfter = Number(refused.headers()["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(590);
+    expect(retryAfter).toBeLessThanOrEqual(600);
     expect(await refused.text()).toContain(NOTICE.failed);
     expect(outbox()).toHaveLength(before + LIMIT);
     expect((await post(nextClient())).status()).toBe(303);
+  });
+
+  test("forged X-Forwarded-For entries buy no fresh budget and cannot spend a victim's", async ({
+    request,
+  }) => {
+    const real = nextClient().split(", ")[1] ?? "";
+    const victim = nextClient().split(", ")[1] ?? "";
+    const post = (forwardedFor: string) =>
+      request.post("/?index", {
+        headers: { "X-Forwarded-For": forwardedFor },
+        form: enquiryBody(validEnquiry()),
+        maxRedirects: 0,
+      });
+    // Seven posts, each naming a different address first: the proxy's entry (last) is the same.
+    const statuses: number[] = [];
+    for (let index = 0; index < 7; index += 1)
+      statuses.push((await post(`203.0.113.${index}, ${real}`)).status());
+    expect(statuses).toEqual([303, 303, 429, 429, 429, 429, 429]);
+    // Five posts naming the victim first: they count against the sender, never the victim.
+    for (let index = 0; index < 5; index += 1) expect((await post(`${victim}, ${real}`)).status()).toBe(429);
+    expect((await post(`203.0.113.250, ${victim}`)).status()).toBe(303);
   });
 
   for (const javaScriptEnabled of [true, false]) {
@@ -199,6 +334,7 @@ test.describe("the rate limit", () => {
         const response = page.waitForResponse((candidate) => candidate.request().method() === "POST");
         await form.submit.click();
         expect((await response).status()).toBe(429);
+        expect(Number((await (await response).allHeaders())["retry-after"])).toBeGreaterThan(0);
         await expect(form.notice).toHaveText(NOTICE.failed);
         await expect(form.name).toHaveValue(values.name);
         await expect(form.email).toHaveValue(values.email);
@@ -211,20 +347,39 @@ test.describe("the rate limit", () => {
 });
 
 test.describe("other configurations", () => {
-  test("without TRUST_PROXY a forged X-Forwarded-For never buys a fresh budget", async ({ request }) => {
+  test("without TRUST_PROXY nobody is refused for others' traffic below the flood level, then 429 with Retry-After", async ({
+    request,
+  }) => {
     const folder = mkdtempSync(join(tmpdir(), "enquiry-untrusted-"));
     const server = await startServer({
-      env: { ENQUIRY_OUTBOX: join(folder, "out.jsonl"), ENQUIRY_RATE_LIMIT: "1", TRUST_PROXY: "0" },
+      env: {
+        ENQUIRY_OUTBOX: join(folder, "out.jsonl"),
+        ENQUIRY_RATE_LIMIT: "1",
+        ENQUIRY_FLOOD_LIMIT: "4",
+        TRUST_PROXY: "0",
+      },
     });
     try {
-      const post = (forwardedFor: string) =>
+      const post = (values = validEnquiry(), forwardedFor = "203.0.113.1") =>
         request.post(`${server.url}/?index`, {
           headers: { "X-Forwarded-For": forwardedFor },
-          form: enquiryBody(validEnquiry()),
+          form: enquiryBody(values),
           maxRedirects: 0,
         });
-      expect((await post("203.0.113.1")).status()).toBe(303);
-      expect((await post("203.0.113.2")).status()).toBe(429);
+      // Four visitors (one address or many: nothing here is trustworthy) are all served,
+      // although the per-client limit is 1.
+      const statuses: number[] = [];
+      for (let index = 0; index < 4; index += 1)
+        statuses.push((await post(validEnquiry(), `203.0.113.${index % 2}`)).status());
+      expect(statuses).toEqual([303, 303, 303, 303]);
+      const values = validEnquiry();
+      const refused = await post(values, "198.51.100.77");
+      expect(refused.status()).toBe(429);
+      expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(590);
+      const html = await refused.text();
+      expect(html).toContain(NOTICE.failed);
+      expect(html).toContain(`value="${values.name}"`);
+      expect(readFileSync(join(folder, "out.jsonl"), "utf8").trimEnd().split("\n")).toHaveLength(4);
     } finally {
       await server.stop();
       rmSync(folder, { recursive: true, force: true });
@@ -263,20 +418,28 @@ test.describe("other configurations", () => {
     }
   });
 
-  test("a partial EmailJS configuration is logged by name and every enquiry fails with 503", async ({
+  test("a partial EmailJS configuration is logged by name, every enquiry fails with 503, and failures use no budget", async ({
     request,
   }) => {
     const server = await startServer({
-      env: { EMAILJS_SERVICE_ID: "service_only", ENQUIRY_RATE_LIMIT: "0" },
+      env: {
+        EMAILJS_SERVICE_ID: "service_only",
+        ENQUIRY_RATE_LIMIT: "1",
+        ENQUIRY_FLOOD_LIMIT: "1",
+        TRUST_PROXY: "1",
+      },
     });
     try {
       expect(server.output()).toContain("missing EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY");
-      const response = await request.post(`${server.url}/?index`, {
-        form: enquiryBody(validEnquiry()),
-        maxRedirects: 0,
-      });
-      expect(response.status()).toBe(503);
-      expect(await response.text()).toContain(NOTICE.failed);
+      for (let index = 0; index < 3; index += 1) {
+        const response = await request.post(`${server.url}/?index`, {
+          headers: { "X-Forwarded-For": "198.51.100.9" },
+          form: enquiryBody(validEnquiry()),
+          maxRedirects: 0,
+        });
+        expect(response.status()).toBe(503);
+        expect(await response.text()).toContain(NOTICE.failed);
+      }
     } finally {
       await server.stop();
     }

@@ -1,7 +1,10 @@
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
-import { request as httpRequest } from "node:http";
-import { connect } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request as httpRequest } from "node:http";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { startServer } from "../support/server";
 
@@ -89,8 +92,10 @@ test.describe("process", () => {
       const sigtermAnswered = Date.now();
       const responses = await Promise.all(inFlight.map((request) => request.finish()));
       for (const [index, response] of responses.entries()) {
-        const expected = paths[index % paths.length] === "/no-such-page" ? 404 : 200;
+        const path = paths[index % paths.length];
+        const expected = path === "/no-such-page" ? 404 : path === "/healthz" ? 503 : 200;
         expect(response).toMatch(new RegExp(`^HTTP/1\\.1 ${expected} `));
+        expect(response).toMatch(/\r\nConnection: close\r\n/i);
         expect(response.split("\r\n\r\n")[1]?.length).toBeGreaterThan(10);
       }
       const [code, signal] = (await Promise.race([
@@ -100,6 +105,125 @@ test.describe("process", () => {
       expect({ code, signal }).toEqual({ code: 0, signal: null });
       expect(Date.now() - sigtermAnswered).toBeLessThan(3_000);
     } finally {
+      await server.stop();
+    }
+  });
+
+  test("SIGTERM with a half-sent request, a busy keep-alive client and a request in flight: the request finishes, the rest is closed, the process exits 0 at the 10 s deadline", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "shutdown-"));
+    const server = await startServer({
+      env: { ENQUIRY_RATE_LIMIT: "0", ENQUIRY_OUTBOX: join(folder, "out.jsonl") },
+    });
+    const sockets: Socket[] = [];
+    try {
+      // 1. A request whose headers never end.
+      const halfSent = connect(server.port, "127.0.0.1");
+      sockets.push(halfSent);
+      halfSent.on("error", () => {});
+      halfSent.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Slow: `);
+
+      // 2. A keep-alive client asking for /healthz back to back on one connection.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const busy: { status: number; connection: string; afterSignal: boolean }[] = [];
+      let signalled = false;
+      let busyEnded = 0;
+      const busyLoop = (async () => {
+        for (;;) {
+          try {
+            const response = await new Promise<{ status: number; connection: string }>((resolve, reject) => {
+              const request = httpRequest(`${server.url}/healthz`, { agent }, (res) => {
+                res.resume();
+                res.on("end", () =>
+                  resolve({ status: res.statusCode ?? 0, connection: String(res.headers.connection) }),
+                );
+              });
+              request.on("error", reject);
+              request.end();
+            });
+            busy.push({ ...response, afterSignal: signalled });
+          } catch (error) {
+            busyEnded = Date.now();
+            return String(error);
+          }
+        }
+      })();
+
+      // 3. An enquiry whose body is half sent at SIGTERM and finished a second later.
+      const body = new URLSearchParams(enquiryBody(validEnquiry())).toString();
+      const inFlight = connect(server.port, "127.0.0.1");
+      sockets.push(inFlight);
+      const inFlightChunks: Buffer[] = [];
+      inFlight.on("data", (chunk: Buffer) => inFlightChunks.push(chunk));
+      const inFlightDone = new Promise<string>((resolve, reject) => {
+        inFlight.on("end", () => resolve(Buffer.concat(inFlightChunks).toString("utf8")));
+        inFlight.on("error", reject);
+      });
+      inFlight.write(
+        `POST /?index HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+      );
+
+      while (busy.length < 20) await sleep(10);
+      const exited = once(server.process, "exit");
+      const signalledAt = Date.now();
+      signalled = true;
+      server.process.kill("SIGTERM");
+
+      const busyError = await busyLoop;
+      const afterSignal = busy.filter((response) => response.afterSignal);
+      // At most the one response already on the wire at the signal is the old 200.
+      expect(afterSignal.filter((response) => response.status === 200).length).toBeLessThanOrEqual(1);
+      // Anything answered later is the draining health check, and it closes the connection.
+      for (const response of afterSignal.filter((candidate) => candidate.status !== 200)) {
+        expect(response).toMatchObject({ status: 503, connection: "close" });
+      }
+      expect(busyError).toMatch(/ECONNREFUSED|ECONNRESET|socket hang up/);
+      expect(busyEnded - signalledAt).toBeLessThan(1_000);
+      agent.destroy();
+
+      await sleep(1_000);
+      inFlight.write(body.slice(20));
+      const answer = await inFlightDone;
+      expect(answer).toMatch(/^HTTP\/1\.1 303 /);
+      expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+      expect(readFileSync(join(folder, "out.jsonl"), "utf8").trimEnd().split("\n")).toHaveLength(1);
+
+      // The half-sent request holds the process until the deadline, and no longer.
+      const [code, signal] = (await Promise.race([
+        exited,
+        sleep(12_000).then(() => ["still running 12 s after SIGTERM", null]),
+      ])) as [number | string | null, string | null];
+      const seconds = (Date.now() - signalledAt) / 1000;
+      console.log(
+        `shutdown: ${busy.length - afterSignal.length} busy responses before SIGTERM, after it [${afterSignal.map((r) => r.status).join(",")}], then ${busyError}; busy client cut off ${busyEnded - signalledAt} ms after SIGTERM; exit ${code} after ${seconds.toFixed(2)} s`,
+      );
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(seconds).toBeGreaterThan(9.5);
+      expect(seconds).toBeLessThan(11);
+      expect(server.output()).toContain("shutdown: still busy after 10 s");
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("SHUTDOWN_DEADLINE sets the deadline: a half-sent request is dropped after 2 s", async () => {
+    const server = await startServer({ env: { SHUTDOWN_DEADLINE: "2" } });
+    const halfSent = connect(server.port, "127.0.0.1");
+    halfSent.on("error", () => {});
+    try {
+      halfSent.write("GET / HTTP/1.1\r\n");
+      await sleep(200);
+      const exited = once(server.process, "exit");
+      const signalledAt = Date.now();
+      server.process.kill("SIGTERM");
+      const [code] = (await exited) as [number | null];
+      const seconds = (Date.now() - signalledAt) / 1000;
+      expect(code).toBe(0);
+      expect(seconds).toBeGreaterThan(1.5);
+      expect(seconds).toBeLessThan(3);
+    } finally {
+      halfSent.destroy();
       await server.stop();
     }
   });

@@ -1,4 +1,7 @@
+import { request as httpRequest } from "node:http";
+import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { startServer } from "../support/server";
 
 /** Every kind of response the app itself produces: documents, data, and resource routes. */
 const documents = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
@@ -102,4 +105,72 @@ test.describe("hydration", () => {
     await expect(page.locator('img[alt^="Page not found"]')).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(true);
   });
+});
+
+/** The security headers every response of the app carries, whatever made it. */
+function expectSecurityHeaders(headers: Record<string, string>) {
+  expect(headers).toMatchObject({ ...commonHeaders, "x-frame-options": "DENY" });
+  expect(headers["permissions-policy"]).toContain("camera=()");
+  expect(directives(headers["content-security-policy"] ?? "").get("frame-ancestors")).toEqual(["'none'"]);
+}
+
+test("the enquiry's 303 redirect, data responses and /__manifest carry the security headers", async ({
+  request,
+}) => {
+  const redirect = await request.post("/?index", { form: enquiryBody(validEnquiry()), maxRedirects: 0 });
+  expect(redirect.status()).toBe(303);
+  expectSecurityHeaders(redirect.headers());
+  const cookie = /enquiry_notice=[^;]*/.exec(redirect.headers()["set-cookie"] ?? "")?.[0] ?? "";
+  expect(cookie).not.toBe("");
+
+  for (const path of ["/_root.data", "/_index.data", "/__manifest?p=%2F&version=x"]) {
+    const response = await request.get(path, { headers: { Cookie: "" } });
+    expectSecurityHeaders(response.headers());
+  }
+  // The notice cookie makes the data this visitor's alone.
+  for (const path of ["/_root.data", "/_root.data?_routes=routes%2F_index"]) {
+    const response = await request.get(path, { headers: { Cookie: cookie } });
+    expect(response.status()).toBe(200);
+    expect(response.headers()["cache-control"]).toBe("private, no-store");
+    expectSecurityHeaders(response.headers());
+  }
+});
+
+/** A raw request (Node's client sends any method, TRACE and TRACK included). */
+function raw(url: string, method: string): Promise<{ status: number; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, agent: false }, (response) => {
+      response.resume();
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string> }),
+      );
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+test("methods other than GET, HEAD and POST answer 405 with Allow on every route, without a stack trace", async () => {
+  const server = await startServer();
+  try {
+    const methods = ["TRACE", "TRACK", "PUT", "PATCH", "DELETE", "OPTIONS"];
+    const paths = ["/", "/?index", "/healthz", "/robots.txt", "/no-such-page", "/favicon.ico", "/_root.data"];
+    let answered = 0;
+    for (const method of methods) {
+      for (const path of paths) {
+        const response = await raw(`${server.url}${path}`, method);
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.allow).toBe("GET, HEAD, POST");
+        expectSecurityHeaders(response.headers);
+        answered += 1;
+      }
+    }
+    expect(answered).toBe(42);
+    expect((await raw(`${server.url}/`, "GET")).status).toBe(200);
+    const output = server.output();
+    expect(output).not.toMatch(/TypeError|\n\s+at /);
+    expect(output).toMatch(/^TRACE \/ 405 /m);
+  } finally {
+    await server.stop();
+  }
 });

@@ -1,48 +1,134 @@
 import { describe, expect, it } from "vitest";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
-import { clientKey, createRateLimiter } from "~/enquiry/rate-limit.server";
+import {
+  clientAddress,
+  createEnquiryBudget,
+  createRateLimiter,
+  type RateLimiter,
+} from "~/enquiry/rate-limit.server";
+
+/** Sends like the action does: check, and count only when it goes through. */
+function send(limiter: RateLimiter, key: string): boolean {
+  const verdict = limiter.check(key);
+  if (verdict.allowed) limiter.record(key);
+  return verdict.allowed;
+}
 
 describe("rate limiter", () => {
-  it("allows `limit` enquiries per window per client, then refuses until the window ends", () => {
+  it("allows `limit` enquiries per window per key, then refuses with the seconds until the window frees", () => {
     let time = 0;
-    const limiter = createRateLimiter({ limit: 2, windowMs: 1000, now: () => time });
-    expect([limiter.consume("a"), limiter.consume("a"), limiter.consume("a")]).toEqual([true, true, false]);
-    expect(limiter.consume("b")).toBe(true);
-    time = 999;
-    expect(limiter.consume("a")).toBe(false);
-    time = 1000;
-    expect(limiter.consume("a")).toBe(true);
+    const limiter = createRateLimiter({ limit: 2, windowMs: 600_000, now: () => time });
+    expect([send(limiter, "a"), send(limiter, "a"), send(limiter, "a")]).toEqual([true, true, false]);
+    expect(send(limiter, "b")).toBe(true);
+    time = 1_500;
+    expect(limiter.check("a")).toEqual({ allowed: false, retryAfterSeconds: 599 });
+    time = 599_999;
+    expect(limiter.check("a")).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    time = 600_000;
+    expect(send(limiter, "a")).toBe(true);
+  });
+
+  it("counts only what is recorded: checks alone never use a budget", () => {
+    const limiter = createRateLimiter({ limit: 1, windowMs: 1000 });
+    for (let index = 0; index < 50; index += 1) expect(limiter.check("a").allowed).toBe(true);
+    expect(limiter.size()).toBe(0);
   });
 
   it("is off with a limit of 0", () => {
     const limiter = createRateLimiter({ limit: 0, windowMs: 1000 });
-    for (let index = 0; index < 100; index += 1) expect(limiter.consume("a")).toBe(true);
+    for (let index = 0; index < 100; index += 1) expect(send(limiter, "a")).toBe(true);
     expect(limiter.size()).toBe(0);
   });
 
-  it("stays bounded: expired windows are swept and the oldest dropped past the cap", () => {
+  it("stays at its cap under 100 000 distinct keys, and a refused client stays refused", () => {
     let time = 0;
-    const limiter = createRateLimiter({ limit: 1, windowMs: 1000, maxClients: 100, now: () => time });
-    for (let index = 0; index < 500; index += 1) limiter.consume(`client-${index}`);
-    expect(limiter.size()).toBeLessThanOrEqual(100);
-    expect(limiter.consume("client-499")).toBe(false);
+    const limiter = createRateLimiter({ limit: 2, windowMs: 600_000, maxKeys: 1000, now: () => time });
+    send(limiter, "203.0.113.9");
+    send(limiter, "203.0.113.9");
+    send(limiter, "198.51.100.1");
+    expect(limiter.check("203.0.113.9").allowed).toBe(false);
+    for (let index = 0; index < 100_000; index += 1) {
+      time += 1;
+      send(limiter, `flood-${index}`);
+      expect(limiter.size()).toBeLessThanOrEqual(1000);
+    }
+    expect(limiter.size()).toBe(1000);
+    // The flood pushed out the client that was under its limit (that only gives budget back)
+    // but could not evict the refused one into a fresh budget.
+    expect(limiter.check("203.0.113.9").allowed).toBe(false);
+    time = 600_001;
+    send(limiter, "fresh");
+    expect(limiter.check("203.0.113.9").allowed).toBe(true);
+  });
+
+  it("sweeps expired windows", () => {
+    let time = 0;
+    const limiter = createRateLimiter({ limit: 1, windowMs: 1000, now: () => time });
+    for (let index = 0; index < 500; index += 1) send(limiter, `client-${index}`);
+    expect(limiter.size()).toBe(500);
     time = 1000;
-    limiter.consume("fresh");
+    send(limiter, "fresh");
     expect(limiter.size()).toBe(1);
   });
 });
 
-describe("clientKey", () => {
+describe("enquiry budget", () => {
+  const make = () => {
+    let time = 0;
+    const budget = createEnquiryBudget({
+      perClient: { limit: 2, windowMs: 600_000 },
+      site: { limit: 5, windowMs: 600_000 },
+      now: () => time,
+    });
+    const send = (client: string | null) => {
+      const verdict = budget.check(client);
+      if (verdict.allowed) budget.record(client);
+      return verdict;
+    };
+    return { send, advance: (ms: number) => (time += ms) };
+  };
+
+  it("refuses nobody without a known address below the site-wide flood level", () => {
+    const { send, advance } = make();
+    for (let index = 0; index < 5; index += 1) expect(send(null).allowed).toBe(true);
+    advance(60_000);
+    expect(send(null)).toEqual({ allowed: false, retryAfterSeconds: 540 });
+    expect(send("203.0.113.1")).toEqual({ allowed: false, retryAfterSeconds: 540 });
+  });
+
+  it("limits a known client on its own, and its traffic counts towards the flood level", () => {
+    const { send } = make();
+    expect([send("203.0.113.1"), send("203.0.113.1"), send("203.0.113.1")].map((v) => v.allowed)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(send("203.0.113.2").allowed).toBe(true);
+    // 2 + 1 accepted so far (the refused one did not count): two more reach the flood level of 5.
+    expect([send(null), send(null), send(null)].map((v) => v.allowed)).toEqual([true, true, false]);
+  });
+});
+
+describe("clientAddress", () => {
   const request = (forwarded?: string) =>
     new Request("http://localhost/", { headers: forwarded ? { "X-Forwarded-For": forwarded } : {} });
 
-  it("shares one budget unless the operator trusts a proxy", () => {
-    expect(clientKey(request("203.0.113.7"), false)).toBe("unknown");
-    expect(clientKey(request(), true)).toBe("unknown");
+  it("trusts no address with TRUST_PROXY=0", () => {
+    expect(clientAddress(request("203.0.113.7"), 0)).toBeNull();
   });
 
-  it("uses the first X-Forwarded-For address behind a trusted proxy", () => {
-    expect(clientKey(request(" 203.0.113.7 , 10.0.0.1"), true)).toBe("203.0.113.7");
+  it("takes the entry the operator's proxy appended, never one the client wrote", () => {
+    // The client wrote the first two; one proxy appended the address it saw.
+    expect(clientAddress(request("198.51.100.7, 203.0.113.66, 192.0.2.10"), 1)).toBe("192.0.2.10");
+    // Two proxies: the second appended the first proxy's address.
+    expect(clientAddress(request("198.51.100.7, 192.0.2.10, 10.0.0.2"), 2)).toBe("192.0.2.10");
+    expect(clientAddress(request(" 2001:DB8::1 "), 1)).toBe("2001:db8::1");
+  });
+
+  it("has no address when the header is shorter than the proxies in front or not an address", () => {
+    expect(clientAddress(request(), 1)).toBeNull();
+    expect(clientAddress(request("192.0.2.10"), 2)).toBeNull();
+    expect(clientAddress(request("198.51.100.7, unknown"), 1)).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { enquirySchema } from "~/enquiry/schema.server";
+import { enquirySchema, UNUSUAL_CHARACTERS } from "~/enquiry/schema.server";
 
 const valid = {
   name: "Asha Rao",
@@ -22,6 +22,10 @@ function parse(overrides: Partial<Record<keyof typeof valid, string>> = {}, omit
 function invalidFields(overrides: Partial<Record<keyof typeof valid, string>>, omit: string[] = []) {
   const submission = parse(overrides, omit);
   return submission.status === "success" ? [] : Object.keys(submission.error ?? {});
+}
+
+function fieldErrors(submission: ReturnType<typeof parse>): Record<string, string[] | null> {
+  return submission.status === "error" ? (submission.error ?? {}) : {};
 }
 
 describe("enquiry schema", () => {
@@ -85,5 +89,72 @@ describe("enquiry schema", () => {
     expect(
       invalidFields({ name: " ", email: "x", countryCode: "abc", phoneNumber: "1".repeat(13) }).sort(),
     ).toEqual(["countryCode", "email", "name", "phoneNumber"]);
+  });
+
+  const unusual: [string, string][] = [
+    ["CR", "\r"],
+    ["LF", "\n"],
+    ["NUL", "\u0000"],
+    ["ESC", "\u001B"],
+    ["tab", "\t"],
+    ["DEL", "\u007F"],
+    ["NEL (U+0085)", "\u0085"],
+    ["C1 CSI (U+009B)", "\u009B"],
+    ["line separator", "\u2028"],
+    ["paragraph separator", "\u2029"],
+    ["left-to-right mark", "\u200E"],
+    ["right-to-left mark", "\u200F"],
+    ["Arabic letter mark", "\u061C"],
+    ["right-to-left override", "\u202E"],
+    ["left-to-right embedding", "\u202A"],
+    ["first strong isolate", "\u2068"],
+    ["pop directional isolate", "\u2069"],
+    ["byte-order mark", "\uFEFF"],
+  ];
+
+  it.each(unusual)("refuses %s inside every single-line field, with its own hint", (_label, character) => {
+    for (const [field, value] of [
+      ["name", `Asha${character}Rao`],
+      ["email", `asha${character}@example.in`],
+      ["countryCode", `9${character}1`],
+      ["phoneNumber", `98765${character}43210`],
+    ] as const) {
+      const submission = parse({ [field]: value });
+      expect(submission.status, field).toBe("error");
+      expect(Object.keys(fieldErrors(submission))).toEqual([field]);
+      if (field === "name") expect(fieldErrors(submission).name).toEqual([UNUSUAL_CHARACTERS.singleLine]);
+    }
+    // At the edges too: trimming must not hide them.
+    expect(invalidFields({ name: `Asha Rao${character}` })).toEqual(["name"]);
+  });
+
+  it.each(unusual.filter(([label]) => label !== "LF"))(
+    "keeps line breaks in the message but refuses %s",
+    (_label, character) => {
+      expect(invalidFields({ message: "Line one\nLine two\n\nLine four" })).toEqual([]);
+      const submission = parse({ message: `Line one\nLine${character} two` });
+      expect(submission.status).toBe("error");
+      expect(fieldErrors(submission).message).toEqual([UNUSUAL_CHARACTERS.message]);
+    },
+  );
+
+  it("keeps names in Indic scripts, with their zero-width joiners, and accents", () => {
+    for (const name of ["ശ്രീ\u200Dലക്ഷ്മി", "क्\u200Cष", "Zoë Núñez", "O'Brien-Smith"]) {
+      expect(invalidFields({ name }), name).toEqual([]);
+    }
+  });
+
+  it("refuses e-mail addresses with spaces or characters that quote or separate addresses", () => {
+    for (const character of [" ", "<", ">", '"', ",", ";", ":", "(", ")", "[", "]", "\\"]) {
+      expect(invalidFields({ email: `as${character}ha@example.in` }), JSON.stringify(character)).toEqual([
+        "email",
+      ]);
+      expect(invalidFields({ email: `asha@exa${character}mple.in` }), JSON.stringify(character)).toEqual([
+        "email",
+      ]);
+    }
+    expect(invalidFields({ email: "Asha <asha@example.in>" })).toEqual(["email"]);
+    expect(invalidFields({ email: "asha@example.in, boss@example.in" })).toEqual(["email"]);
+    expect(invalidFields({ email: "asha.rao+site@mail.example.co.in" })).toEqual([]);
   });
 });

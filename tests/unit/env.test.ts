@@ -13,7 +13,9 @@ describe("parseEnv", () => {
       ENQUIRY_OUTBOX: "./data/enquiries.jsonl",
       ENQUIRY_RATE_LIMIT: 5,
       ENQUIRY_RATE_WINDOW: 600,
-      TRUST_PROXY: false,
+      ENQUIRY_FLOOD_LIMIT: 300,
+      TRUST_PROXY: 0,
+      SHUTDOWN_DEADLINE: 10,
       SITE_URL: "http://localhost:3000",
     });
     expect(env.EMAILJS_SERVICE_ID).toBeUndefined();
@@ -32,8 +34,26 @@ describe("parseEnv", () => {
     expect(env.EMAILJS_SERVICE_ID).toBe("service_1");
     expect(env.EMAILJS_TEMPLATE_ID).toBeUndefined();
     expect(env.ENQUIRY_RATE_LIMIT).toBe(0);
-    expect(env.TRUST_PROXY).toBe(true);
+    expect(env.TRUST_PROXY).toBe(1);
     expect(env.SITE_URL).toBe("https://www.example.in");
+  });
+
+  it("counts proxies in TRUST_PROXY and reads the old true/false with a deprecation line", () => {
+    expect(parseEnv({ TRUST_PROXY: "2" }, () => {}).TRUST_PROXY).toBe(2);
+    const site = { SITE_URL: "https://www.example.in" };
+    for (const [raw, count] of [
+      ["true", 1],
+      ["false", 0],
+    ] as const) {
+      const lines: string[] = [];
+      expect(parseEnv({ ...site, TRUST_PROXY: raw }, (line) => lines.push(line)).TRUST_PROXY).toBe(count);
+      expect(lines).toEqual([
+        `config: TRUST_PROXY=${raw} is deprecated; it now takes the number of proxies in front: use TRUST_PROXY=${count}`,
+      ]);
+    }
+    const lines: string[] = [];
+    expect(parseEnv({ ...site, TRUST_PROXY: "yes" }, (line) => lines.push(line)).TRUST_PROXY).toBe(0);
+    expect(lines[0]).toMatch(/^config: TRUST_PROXY="yes" is invalid/);
   });
 
   it("logs one line naming each bad variable and keeps serving with its default", () => {
