@@ -14,6 +14,7 @@ import {
 import { clientKey, createRateLimiter } from "~/enquiry/rate-limit.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import { env } from "~/env.server";
+import { keepLead } from "~/leads/leads.server";
 import { mailTransport } from "~/mail/transport.server";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
@@ -22,7 +23,11 @@ export const ENQUIRY_REDIRECT = "/#contact";
 
 const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
-type Attempt = { kind: "sent" } | { kind: "limited" } | { kind: "failed"; result: SendResult };
+type Attempt =
+  | { kind: "stored" }
+  | { kind: "sent" }
+  | { kind: "limited" }
+  | { kind: "failed"; result: SendResult | null };
 
 const limiter = createRateLimiter({
   limit: env.ENQUIRY_RATE_LIMIT,
@@ -30,10 +35,10 @@ const limiter = createRateLimiter({
 });
 
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
-// after a lost response sends it once (a failed send is forgotten, so a retry does send). The
-// form carries nothing per visitor, so the home page stays the same for everyone.
+// after a lost response stores it once (a failure is forgotten, so a retry does try again).
+// The form carries nothing per visitor, so the home page stays the same for everyone.
 const attempts = createIdempotencyStore<Attempt>({
-  keep: (attempt) => attempt.kind === "sent",
+  keep: (attempt) => attempt.kind === "stored" || attempt.kind === "sent",
   ttlMs: 30 * 60 * 1000,
 });
 
@@ -87,8 +92,11 @@ export async function handleEnquiry(request: Request) {
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
     deliver(enquiry, client),
   );
-  const transport = mailTransport.name;
+  const transport = mailTransport?.name;
   switch (attempt.kind) {
+    case "stored":
+      log({ outcome: duplicate ? "duplicate" : "stored" });
+      return sentRedirect(request);
     case "sent":
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
       return sentRedirect(request);
@@ -96,18 +104,23 @@ export async function handleEnquiry(request: Request) {
       log({ outcome: "rate-limited" });
       return reply(submission.reply(), "failed", 429);
     case "failed": {
-      const misconfigured = !attempt.result.ok && attempt.result.reason === "misconfigured";
-      log({ outcome: misconfigured ? "unavailable" : "failed", transport });
-      // The provider's failure is not a failure of this page: it answers 200 with the notice
-      // and the visitor's words (a 5xx would read as the site being down). A misconfigured
-      // transport is the operator's to fix, and monitoring should see it: 503.
-      return reply(submission.reply(), "failed", misconfigured ? 503 : 200);
+      // Nothing was kept. The provider's failure is not a failure of this page: it answers
+      // 200 with the notice and the visitor's words (a 5xx would read as the site being down).
+      // With nowhere at all to put an enquiry (the store unusable and no working EmailJS
+      // configuration), the operator has to act, and monitoring should see it: 503.
+      const unavailable =
+        attempt.result === null || (!attempt.result.ok && attempt.result.reason === "misconfigured");
+      log({ outcome: unavailable ? "unavailable" : "failed", transport });
+      return reply(submission.reply(), "failed", unavailable ? 503 : 200);
     }
   }
 }
 
 async function deliver(enquiry: Enquiry, client: string): Promise<Attempt> {
   if (!limiter.consume(client)) return { kind: "limited" };
+  if (await keepLead(enquiry)) return { kind: "stored" };
+  // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
+  if (!mailTransport) return { kind: "failed", result: null };
   const result = await mailTransport.send(enquiry);
   if (result.ok) return { kind: "sent" };
   logMailFailure(mailTransport.name, result);
