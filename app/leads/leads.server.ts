@@ -2,18 +2,13 @@ import { join } from "node:path";
 import { env } from "~/env.server";
 import { createDelivery } from "~/leads/delivery.server";
 import { createDelivererLock } from "~/leads/lock.server";
-import { createLeadStore, StoreFullError } from "~/leads/store.server";
+import { createLeadStore, leadsFolder, StoreFullError } from "~/leads/store.server";
 import { mailTransport } from "~/mail/transport.server";
 import type { EnquiryMessage } from "~/mail/types";
 
 export interface LeadsHealth {
   store: "ok" | "unusable" | "full";
   leads: { pending: number; failed: number; oldestPendingSeconds: number };
-}
-
-/** Where the lead files live inside ENQUIRY_STORE_DIR (shared with the deliverer's lock). */
-export function leadsFolder(storeDir: string): string {
-  return join(storeDir, "leads");
 }
 
 const store = createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR) });

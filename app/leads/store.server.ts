@@ -13,6 +13,11 @@ const TORN_AFTER_MS = 60_000;
 const LEAD_FILE = /^\d{13}-[0-9a-f-]{36}\.json$/;
 const TEMP_PREFIX = ".tmp-";
 
+/** Where the lead files (and the deliverer's lock) live inside ENQUIRY_STORE_DIR. */
+export function leadsFolder(storeDir: string): string {
+  return join(storeDir, "leads");
+}
+
 export class StoreFullError extends Error {
   constructor(count: number) {
     super(`the lead store holds ${count} leads, its limit`);
@@ -46,11 +51,19 @@ export interface LeadStore {
  */
 export function createLeadStore(options: {
   folder: string;
+  /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
+  create?: boolean;
   maxLeads?: number;
   now?: () => Date;
   log?: (line: string) => void;
 }): LeadStore {
-  const { folder, maxLeads = MAX_LEADS, now = () => new Date(), log = console.error } = options;
+  const {
+    folder,
+    create = true,
+    maxLeads = MAX_LEADS,
+    now = () => new Date(),
+    log = console.error,
+  } = options;
   const cache = new Map<string, { lead: Lead; mtimeMs: number }>();
   const reported = new Set<string>();
   let ready: Promise<unknown> | undefined;
@@ -122,6 +135,14 @@ export function createLeadStore(options: {
   const sorted = () =>
     [...cache.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry.lead);
 
+  const remove = async (lead: Lead) => {
+    const name = fileName(lead);
+    await unlink(join(folder, name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+    cache.delete(name);
+  };
+
   const readLead = async (name: string) => {
     const path = join(folder, name);
     const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
@@ -158,17 +179,17 @@ export function createLeadStore(options: {
 
     save: write,
 
-    async remove(lead) {
-      const name = fileName(lead);
-      await unlink(join(folder, name)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT") throw error;
-      });
-      cache.delete(name);
-    },
+    remove,
 
     async scan() {
-      await ensureFolder();
-      const names = await readdir(folder);
+      if (create) await ensureFolder();
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch (error) {
+        if (create || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        names = [];
+      }
       const present = new Set(names);
       for (const name of cache.keys()) if (!present.has(name)) cache.delete(name);
       const time = now().getTime();
@@ -207,7 +228,7 @@ export function createLeadStore(options: {
       let removed = 0;
       for (const lead of sorted()) {
         if (lead.state === "pending" || Date.parse(lead.receivedAt) >= cutoff) continue;
-        await this.remove(lead);
+        await remove(lead);
         logLeadState(lead, "removed");
         removed += 1;
       }
