@@ -9,7 +9,7 @@
 //     healthy: every enquiry answered 303 reaches EmailJS.
 // Delivery is paced at ENQUIRY_SEND_INTERVAL_MS=50 here (1 s in production) so bursts drain in
 // seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3):443 (needs root).
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -112,7 +112,11 @@ function messageOf(marker: string): string {
   return `Load-test enquiry ${marker}`;
 }
 
-async function sendBurst(url: string, label: string) {
+async function sendBurst(
+  url: string,
+  label: string,
+  options: { inFlight?: number; onAnswer?: (answered: number) => void } = {},
+) {
   // A fresh form per enquiry, as each visitor would load the page (tokens may be single-use).
   const forms = await Promise.all(
     Array.from({ length: burst }, async () => {
@@ -127,45 +131,58 @@ async function sendBurst(url: string, label: string) {
     return null;
   }
   const run = Date.now().toString(36);
-  const outcomes = await Promise.all(
-    (forms as EnquiryForm[]).map(async (form, index): Promise<Outcome> => {
-      const marker = `${run}-${label.replace(/\W+/g, "")}-${index}`;
-      const started = performance.now();
-      try {
-        const response = await fetch(form.action, {
-          method: "POST",
-          body: fillEnquiry(form, marker),
-          headers: { Origin: url },
-          redirect: "manual",
-          signal: AbortSignal.timeout(60_000),
-        });
-        const text = await response.text();
-        const kind =
-          response.status === 303
-            ? "sent"
-            : response.status >= 500
-              ? "server error"
-              : text.includes(failureNotice)
-                ? "failure notice"
-                : "other";
-        return {
-          marker,
-          status: response.status,
-          ms: performance.now() - started,
-          kind,
-          detail: text.slice(0, 200),
-        };
-      } catch (error) {
-        return {
-          marker,
-          status: 0,
-          ms: performance.now() - started,
-          kind: "server error",
-          detail: String(error),
-        };
-      }
-    }),
-  );
+  // All at once, or `inFlight` at a time (then `onAnswer` hears each 303 as it comes).
+  const send = async (form: EnquiryForm, index: number): Promise<Outcome> => {
+    const marker = `${run}-${label.replace(/\W+/g, "")}-${index}`;
+    const started = performance.now();
+    try {
+      const response = await fetch(form.action, {
+        method: "POST",
+        body: fillEnquiry(form, marker),
+        headers: { Origin: url },
+        redirect: "manual",
+        signal: AbortSignal.timeout(60_000),
+      });
+      const text = await response.text();
+      const kind =
+        response.status === 303
+          ? "sent"
+          : response.status >= 500
+            ? "server error"
+            : text.includes(failureNotice)
+              ? "failure notice"
+              : "other";
+      return {
+        marker,
+        status: response.status,
+        ms: performance.now() - started,
+        kind,
+        detail: text.slice(0, 200),
+      };
+    } catch (error) {
+      return {
+        marker,
+        status: 0,
+        ms: performance.now() - started,
+        kind: "server error",
+        detail: String(error),
+      };
+    }
+  };
+  const all = forms as EnquiryForm[];
+  if (!options.inFlight) return Promise.all(all.map(send));
+  const outcomes: Outcome[] = [];
+  let next = 0;
+  let answered = 0;
+  const worker = async () => {
+    while (next < all.length) {
+      const index = next++;
+      const outcome = await send(all[index] as EnquiryForm, index);
+      outcomes.push(outcome);
+      if (outcome.kind === "sent") options.onAnswer?.(++answered);
+    }
+  };
+  await Promise.all(Array.from({ length: options.inFlight }, worker));
   return outcomes;
 }
 
@@ -283,14 +300,6 @@ async function runCase(fake: FakeEmailJs, test: Case) {
   }
 }
 
-function leadFiles(storeDir: string): number {
-  try {
-    return readdirSync(join(storeDir, "leads")).filter((name) => name.endsWith(".json")).length;
-  } catch {
-    return 0;
-  }
-}
-
 function emailJsEnv(fake: FakeEmailJs): Record<string, string> {
   return {
     EMAILJS_SERVICE_ID: "service_load",
@@ -339,15 +348,13 @@ async function crashAndRestart() {
   try {
     fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
     const first = await startServer({ cwd: root, quiet: true, env });
-    // Killed once half the burst is on disk: the rest is in flight, some of it half written.
-    const watcher = setInterval(() => {
-      if (leadFiles(storeDir) >= burst / 2) {
-        clearInterval(watcher);
-        first.process.kill("SIGKILL");
-      }
-    }, 2);
-    const outcomes = await sendBurst(first.url, "crash");
-    clearInterval(watcher);
+    // 20 visitors at a time; killed once half the burst is answered, with the next ones in flight.
+    const outcomes = await sendBurst(first.url, "crash", {
+      inFlight: 20,
+      onAnswer: (answered) => {
+        if (answered === burst / 2) first.process.kill("SIGKILL");
+      },
+    });
     await first.stop();
     if (!outcomes) return;
     const answered = outcomes.filter((outcome) => outcome.kind === "sent");
@@ -358,7 +365,11 @@ async function crashAndRestart() {
     const deadline = started + Math.max(drainMs, 60_000);
     const delivered = () =>
       answered.filter((outcome) => arrivals(fake).has(messageOf(outcome.marker))).length;
-    while (delivered() < answered.length && Date.now() < deadline) await sleep(250);
+    while (
+      (delivered() < answered.length || arrivals(fake).size < storedBeforeRestart) &&
+      Date.now() < deadline
+    )
+      await sleep(250);
     await sleep(500);
     const seen = arrivals(fake);
     const duplicates = [...seen.values()].reduce((sum, times) => sum + times - 1, 0);
