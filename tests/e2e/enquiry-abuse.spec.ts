@@ -21,6 +21,7 @@ const test = base.extend<
   { limited: { server: RunningServer; storeDir: string } }
 >({
   limited: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       const folder = mkdtempSync(join(tmpdir(), "enquiry-abuse-"));
       const storeDir = join(folder, "data");
