@@ -28,8 +28,9 @@ COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
-# The embedded mail transport appends enquiries to ./data/enquiries.jsonl (ENQUIRY_OUTBOX):
-# the only path the unprivileged user writes to; mount a volume there to keep them.
+# The lead store keeps every enquiry in ./data/leads (ENQUIRY_STORE_DIR=./data) until it is
+# delivered and its retention is over: the only path the unprivileged user writes to; mount a
+# volume there to keep them across containers.
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node

@@ -31,7 +31,7 @@ export default defineConfig({
     },
   ],
   // The real built server, started the way production starts it. The default server keeps
-  // enquiries in a throwaway outbox and has no rate limit; enquiry tests start their own.
+  // enquiries as inbox leads in a throwaway store and has no rate limit; enquiry tests start their own.
   webServer: {
     command: `node node_modules/@remix-run/serve/dist/cli.js build/index.js`,
     url: `${baseURL}/healthz`,
@@ -41,7 +41,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: "127.0.0.1",
       NODE_ENV: "production",
-      ENQUIRY_OUTBOX: `test-results/outbox-${port}.jsonl`,
+      ENQUIRY_STORE_DIR: `test-results/store-${port}`,
       ENQUIRY_RATE_LIMIT: "0",
       SITE_URL: "https://www.nirmaan.digital",
     },

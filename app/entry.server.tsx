@@ -5,6 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { deferHydration } from "~/defer-hydration.server";
 import { env } from "~/env.server";
+import { stopLeadDelivery } from "~/leads/leads.server";
 import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders, createNonce } from "~/security.server";
 import { attachToHttpServer, drainOnSignal } from "~/server/http-server.server";
@@ -23,7 +24,7 @@ const renderTimeout = 5_000;
 const staticDocuments = new StaticDocumentCache();
 
 attachToHttpServer();
-drainOnSignal({ deadlineMs: env.SHUTDOWN_DEADLINE * 1000 });
+drainOnSignal({ deadlineMs: env.SHUTDOWN_DEADLINE * 1000, onDrain: stopLeadDelivery });
 
 export default async function handleRequest(
   request: Request,

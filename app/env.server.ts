@@ -29,7 +29,9 @@ const schema = {
     .trim()
     .regex(/^[A-Za-z0-9.-]+$/, "must be a host name, without scheme, port or path")
     .default("api.emailjs.com"),
-  ENQUIRY_OUTBOX: z.string().trim().min(1).default("./data/enquiries.jsonl"),
+  ENQUIRY_STORE_DIR: z.string().trim().min(1).default("./data"),
+  ENQUIRY_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  ENQUIRY_SEND_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   ENQUIRY_RATE_LIMIT: z.coerce.number().int().min(0).default(5),
   ENQUIRY_RATE_WINDOW: z.coerce.number().int().min(1).default(600),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),

@@ -1,11 +1,14 @@
 // Posts 200 valid enquiries to the BUILT app (run `npx remix build` first) with bounded
-// concurrency, once through EmailJS (a local HTTPS fake on 127.0.0.2:443, root needed) and
-// once through the embedded outbox, and prints latency percentiles and counts.
+// concurrency, once with EmailJS configured (a local HTTPS fake on 127.0.0.2:443, root needed)
+// and once with the lead store alone (no EmailJS), and prints latency percentiles and counts.
+// Every enquiry is stored before it is answered; "delivered" counts what reached EmailJS by the
+// end of the run (delivery is paced, 50 ms here) and what the store holds.
 // Run: npm run bench:enquiry   (npx vite-node scripts/bench-enquiry.ts)
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeEmailJs } from "../tests/support/fake-emailjs";
+import { readLeads } from "../tests/support/leads";
 import { startServer } from "../tests/support/server";
 
 const TOTAL = 200;
@@ -77,6 +80,8 @@ try {
       EMAILJS_ORIGIN: fake.host,
       NODE_EXTRA_CA_CERTS: fake.certificatePath,
       ENQUIRY_RATE_LIMIT: "0",
+      ENQUIRY_STORE_DIR: join(folder, "emailjs"),
+      ENQUIRY_SEND_INTERVAL_MS: "50",
     },
   });
   try {
@@ -87,15 +92,19 @@ try {
     await emailjs.stop();
   }
 
-  const outboxPath = join(folder, "enquiries.jsonl");
-  const outbox = await startServer({ env: { ENQUIRY_OUTBOX: outboxPath, ENQUIRY_RATE_LIMIT: "0" } });
+  const storeDir = join(folder, "store");
+  const store = await startServer({ env: { ENQUIRY_STORE_DIR: storeDir, ENQUIRY_RATE_LIMIT: "0" } });
   try {
     const started = performance.now();
-    const result = await run(outbox.url);
-    const lines = readFileSync(outboxPath, "utf8").trimEnd().split("\n").length;
-    report("outbox", result, lines, (performance.now() - started) / 1000);
+    const result = await run(store.url);
+    report(
+      "lead store only (inbox)",
+      result,
+      readLeads(storeDir).length,
+      (performance.now() - started) / 1000,
+    );
   } finally {
-    await outbox.stop();
+    await store.stop();
   }
 } finally {
   await fake.close();

@@ -1,16 +1,21 @@
 // `npm run load-test`: load and fault tests of the built server, loopback only, bounded in time.
 //  1. 50 concurrent clients for LOAD_SECONDS (60) on / and the policy pages: no errors, no
 //     non-2xx, and a flat server RSS (growth after warm-up <= 50 MB).
-//  2. 200 enquiries in one burst through each mail path: the outbox, EmailJS answering slowly
-//     (2 s), EmailJS failing (500). Never a 5xx, nothing lost (each one sent, in the outbox,
-//     or answered with the failure notice), and /healthz fine afterwards.
-// The EmailJS stand-in listens on 127.0.0.3:443 (needs root).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+//  2. 200 enquiries in one burst per case: the store alone (no EmailJS), EmailJS healthy,
+//     slow (2 s), failing (500) then recovering, hanging; each reports answered / stored /
+//     delivered / failed / pending / duplicates and the submit latency. Never a 5xx, every
+//     enquiry answered 303 is in the store, and delivered unless EmailJS is still slow or hanging.
+//  3. A SIGKILL in the middle of a burst while EmailJS fails, then a restart with EmailJS
+//     healthy: every enquiry answered 303 reaches EmailJS.
+// Delivery is paced at ENQUIRY_SEND_INTERVAL_MS=50 here (1 s in production) so bursts drain in
+// seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3):443 (needs root).
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { startFakeEmailJs } from "../tests/support/fake-emailjs";
-import { startServer } from "../tests/support/server";
+import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "../tests/support/fake-emailjs";
+import { readLeads } from "../tests/support/leads";
+import { type RunningServer, startServer } from "../tests/support/server";
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-form";
 import { ensureBuild, mb, printTable, root, rssBytes, sleep } from "./lib/server.js";
 
@@ -22,14 +27,27 @@ const pages = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];
 const failureNotice = "Failed to send email. Please try again.";
 
 const failures: string[] = [];
+const rows: Array<Record<string, string | number>> = [];
 const dir = mkdtempSync(join(tmpdir(), "load-test-"));
-const outbox = join(dir, "enquiries.jsonl");
-const baseEnv = { ENQUIRY_OUTBOX: outbox, ENQUIRY_RATE_LIMIT: "0" };
+const emailJsHost = process.env.LOAD_EMAILJS_HOST ?? "127.0.0.3";
+const drainMs = Number(process.env.LOAD_DRAIN_SECONDS ?? 30) * 1000;
+let stores = 0;
+function freshStore(): string {
+  stores += 1;
+  return join(dir, `store-${stores}`);
+}
+const baseEnv = {
+  ENQUIRY_STORE_DIR: join(dir, "pages"),
+  ENQUIRY_RATE_LIMIT: "0",
+  ENQUIRY_SEND_INTERVAL_MS: "50",
+};
 
 ensureBuild();
 try {
   await pageLoad();
   await enquiryBursts();
+  await crashAndRestart();
+  await submitLatency();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -85,11 +103,20 @@ async function pageLoad() {
 interface Outcome {
   marker: string;
   status: number;
+  ms: number;
   kind: "sent" | "failure notice" | "server error" | "other";
   detail: string;
 }
 
-async function sendBurst(url: string, label: string): Promise<Outcome[] | null> {
+function messageOf(marker: string): string {
+  return `Load-test enquiry ${marker}`;
+}
+
+async function sendBurst(
+  url: string,
+  label: string,
+  options: { inFlight?: number; onAnswer?: (answered: number) => void } = {},
+) {
   // A fresh form per enquiry, as each visitor would load the page (tokens may be single-use).
   const forms = await Promise.all(
     Array.from({ length: burst }, async () => {
@@ -104,128 +131,324 @@ async function sendBurst(url: string, label: string): Promise<Outcome[] | null> 
     return null;
   }
   const run = Date.now().toString(36);
-  const started = Date.now();
-  const outcomes = await Promise.all(
-    (forms as EnquiryForm[]).map(async (form, index): Promise<Outcome> => {
-      const marker = `${run}-${label.replace(/\W+/g, "")}-${index}`;
-      try {
-        const response = await fetch(form.action, {
-          method: "POST",
-          body: fillEnquiry(form, marker),
-          headers: { Origin: url },
-          redirect: "manual",
-          signal: AbortSignal.timeout(60_000),
-        });
-        const text = await response.text();
-        const kind =
-          response.status === 303
-            ? "sent"
-            : response.status >= 500
-              ? "server error"
-              : text.includes(failureNotice)
-                ? "failure notice"
-                : "other";
-        return { marker, status: response.status, kind, detail: text.slice(0, 200) };
-      } catch (error) {
-        return { marker, status: 0, kind: "server error", detail: String(error) };
-      }
-    }),
-  );
-  const count = (kind: Outcome["kind"]) => outcomes.filter((outcome) => outcome.kind === kind).length;
-  printTable([
-    {
-      burst: label,
-      enquiries: outcomes.length,
-      sent: count("sent"),
-      "failure notice": count("failure notice"),
-      "5xx/errors": count("server error"),
-      other: count("other"),
-      seconds: ((Date.now() - started) / 1000).toFixed(1),
-    },
-  ]);
-  if (count("server error") > 0) {
-    const first = outcomes.find((outcome) => outcome.kind === "server error");
-    failures.push(
-      `${label}: ${count("server error")} answered 5xx or failed (${first?.status} ${first?.detail})`,
-    );
-  }
-  if (count("other") > 0) {
-    const first = outcomes.find((outcome) => outcome.kind === "other");
-    failures.push(
-      `${label}: ${count("other")} answers neither redirect nor failure notice (${first?.status})`,
-    );
-  }
+  // All at once, or `inFlight` at a time (then `onAnswer` hears each 303 as it comes).
+  const send = async (form: EnquiryForm, index: number): Promise<Outcome> => {
+    const marker = `${run}-${label.replace(/\W+/g, "")}-${index}`;
+    const started = performance.now();
+    try {
+      const response = await fetch(form.action, {
+        method: "POST",
+        body: fillEnquiry(form, marker),
+        headers: { Origin: url },
+        redirect: "manual",
+        signal: AbortSignal.timeout(60_000),
+      });
+      const text = await response.text();
+      const kind =
+        response.status === 303
+          ? "sent"
+          : response.status >= 500
+            ? "server error"
+            : text.includes(failureNotice)
+              ? "failure notice"
+              : "other";
+      return {
+        marker,
+        status: response.status,
+        ms: performance.now() - started,
+        kind,
+        detail: text.slice(0, 200),
+      };
+    } catch (error) {
+      return {
+        marker,
+        status: 0,
+        ms: performance.now() - started,
+        kind: "server error",
+        detail: String(error),
+      };
+    }
+  };
+  const all = forms as EnquiryForm[];
+  if (!options.inFlight) return Promise.all(all.map(send));
+  const outcomes: Outcome[] = [];
+  let next = 0;
+  let answered = 0;
+  const worker = async () => {
+    while (next < all.length) {
+      const index = next++;
+      const outcome = await send(all[index] as EnquiryForm, index);
+      outcomes.push(outcome);
+      if (outcome.kind === "sent") options.onAnswer?.(++answered);
+    }
+  };
+  await Promise.all(Array.from({ length: options.inFlight }, worker));
   return outcomes;
 }
 
-async function enquiryBursts() {
-  console.log(`\n2. ${burst} enquiries in one burst per mail path`);
-  const outboxApp = await startServer({ cwd: root, env: baseEnv, quiet: true });
-  try {
-    const outcomes = await sendBurst(outboxApp.url, "outbox");
-    if (outcomes) {
-      const stored = readOutbox();
-      const lost = outcomes.filter((outcome) => outcome.kind === "sent" && !stored.includes(outcome.marker));
-      if (lost.length > 0)
-        failures.push(`outbox: ${lost.length} enquiries answered as sent but not in the outbox`);
-      if (outcomes.some((outcome) => outcome.kind === "failure notice")) {
-        failures.push("outbox: the embedded outbox should never fail under load");
-      }
-    }
-    await checkHealth(outboxApp.url, "after the outbox burst");
-  } finally {
-    await outboxApp.stop();
-  }
+function count(outcomes: Outcome[], kind: Outcome["kind"]): number {
+  return outcomes.filter((outcome) => outcome.kind === kind).length;
+}
 
-  const fake = await startFakeEmailJs("127.0.0.3");
-  fake.respondWith({ kind: "ok", delayMs: 2_000 });
+function percentile(values: number[], p: number): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+  ).toFixed(1);
+}
+
+/** Markers of the enquiries the fake received, with how often each arrived. */
+function arrivals(fake: FakeEmailJs): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const request of fake.requests) {
+    const message =
+      (request.body as { template_params?: { message?: string } }).template_params?.message ?? "";
+    seen.set(message, (seen.get(message) ?? 0) + 1);
+  }
+  return seen;
+}
+
+interface Case {
+  label: string;
+  /** How EmailJS answers during the burst; none: EmailJS is not configured (the store is the inbox). */
+  during?: FakeResponse;
+  /** How it answers once the burst is answered (recovery). */
+  after?: FakeResponse;
+  /** Whether every lead must end up sent before the drain time is over. */
+  mustDeliver: boolean;
+}
+
+async function runCase(fake: FakeEmailJs, test: Case) {
+  const storeDir = freshStore();
+  fake.reset();
+  if (test.during) fake.respondWith(test.during);
   const app = await startServer({
     cwd: root,
     quiet: true,
-    env: {
-      ...baseEnv,
-      EMAILJS_SERVICE_ID: "service_load",
-      EMAILJS_TEMPLATE_ID: "template_load",
-      EMAILJS_PUBLIC_KEY: "public_load",
-      EMAILJS_PRIVATE_KEY: "private_load",
-      EMAILJS_ORIGIN: fake.host,
-      NODE_EXTRA_CA_CERTS: fake.certificatePath,
-    },
+    env: test.during
+      ? { ...baseEnv, ...emailJsEnv(fake), ENQUIRY_STORE_DIR: storeDir }
+      : { ...baseEnv, ENQUIRY_STORE_DIR: storeDir },
   });
   try {
-    const rssBefore = rssBytes(app.pid) ?? 0;
-    const slow = await sendBurst(app.url, "EmailJS slow (2 s)");
-    if (slow) {
-      const delivered = new Set(
-        fake.requests.map(
-          (request) =>
-            (request.body as { template_params?: { message?: string } }).template_params?.message ?? "",
-        ),
-      );
-      const lost = slow.filter(
-        (outcome) => outcome.kind === "sent" && !delivered.has(`Load-test enquiry ${outcome.marker}`),
-      );
-      if (lost.length > 0)
-        failures.push(`EmailJS slow: ${lost.length} answered as sent but never reached EmailJS`);
+    const started = Date.now();
+    const outcomes = await sendBurst(app.url, test.label);
+    if (!outcomes) return;
+    const answeredAt = Date.now();
+    if (test.after) {
+      // Only what EmailJS accepted counts as delivered: forget what it refused.
+      fake.requests.length = 0;
+      fake.respondWith(test.after);
     }
-    fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
-    const failing = await sendBurst(app.url, "EmailJS failing (500)");
-    if (failing?.some((outcome) => outcome.kind === "sent")) {
-      failures.push("EmailJS failing: an enquiry was answered as sent while EmailJS refused every send");
+    const answered = outcomes.filter((outcome) => outcome.kind === "sent");
+    const settledCount = () => readLeads(storeDir).filter((lead) => lead.state !== "pending").length;
+    const deadline = Date.now() + drainMs;
+    while (
+      test.during &&
+      test.during.kind !== "hang" &&
+      settledCount() < answered.length &&
+      Date.now() < deadline
+    )
+      await sleep(250);
+    const leads = readLeads(storeDir);
+    const storedMessages = new Set(leads.map((lead) => lead.enquiry.message));
+    const state = (name: string) => leads.filter((lead) => lead.state === name).length;
+    const seen = arrivals(fake);
+    const accepted = test.after?.kind === "ok" || test.during?.kind === "ok";
+    const duplicates = accepted ? [...seen.values()].reduce((sum, times) => sum + times - 1, 0) : 0;
+    rows.push({
+      burst: test.label,
+      answered: `${answered.length}/${outcomes.length}`,
+      "failure notice": count(outcomes, "failure notice"),
+      "5xx/errors": count(outcomes, "server error"),
+      stored: leads.length,
+      delivered: state("sent"),
+      failed: state("failed"),
+      pending: state("pending"),
+      inbox: state("inbox"),
+      duplicates,
+      "p50 ms": percentile(
+        outcomes.map((outcome) => outcome.ms),
+        50,
+      ),
+      "p99 ms": percentile(
+        outcomes.map((outcome) => outcome.ms),
+        99,
+      ),
+      "burst s": ((answeredAt - started) / 1000).toFixed(1),
+      "drained s": test.during ? ((Date.now() - answeredAt) / 1000).toFixed(1) : "-",
+    });
+    const lost = answered.filter((outcome) => !storedMessages.has(messageOf(outcome.marker)));
+    if (lost.length > 0) failures.push(`${test.label}: ${lost.length} answered 303 but not in the store`);
+    if (count(outcomes, "server error") > 0) {
+      const first = outcomes.find((outcome) => outcome.kind === "server error");
+      failures.push(
+        `${test.label}: ${count(outcomes, "server error")} answered 5xx or failed (${first?.status} ${first?.detail})`,
+      );
     }
-    console.log(`server RSS ${mb(rssBefore)} before the EmailJS bursts, ${mb(rssBytes(app.pid) ?? 0)} after`);
-    await checkHealth(app.url, "after the EmailJS bursts");
+    if (count(outcomes, "other") + count(outcomes, "failure notice") > 0)
+      failures.push(`${test.label}: ${outcomes.length - answered.length} enquiries not answered 303`);
+    if (test.mustDeliver) {
+      const undelivered = answered.filter((outcome) => !seen.has(messageOf(outcome.marker)));
+      if (undelivered.length > 0)
+        failures.push(
+          `${test.label}: ${undelivered.length} answered 303 never reached EmailJS within ${drainMs / 1000} s`,
+        );
+    }
+    await checkHealth(app.url, `after the burst "${test.label}"`);
   } finally {
     await app.stop();
+  }
+}
+
+function emailJsEnv(fake: FakeEmailJs): Record<string, string> {
+  return {
+    EMAILJS_SERVICE_ID: "service_load",
+    EMAILJS_TEMPLATE_ID: "template_load",
+    EMAILJS_PUBLIC_KEY: "public_load",
+    EMAILJS_PRIVATE_KEY: "private_load",
+    EMAILJS_ORIGIN: fake.host,
+    NODE_EXTRA_CA_CERTS: fake.certificatePath,
+  };
+}
+
+async function enquiryBursts() {
+  console.log(
+    `\n2. ${burst} enquiries in one burst per case (delivery paced at 50 ms, drain up to ${drainMs / 1000} s)`,
+  );
+  const fake = await startFakeEmailJs(emailJsHost);
+  try {
+    await runCase(fake, { label: "store only (no EmailJS)", mustDeliver: false });
+    await runCase(fake, { label: "EmailJS healthy", during: { kind: "ok" }, mustDeliver: true });
+    await runCase(fake, {
+      label: "EmailJS slow (2 s)",
+      during: { kind: "ok", delayMs: 2_000 },
+      mustDeliver: false,
+    });
+    await runCase(fake, {
+      label: "EmailJS failing (500) then recovering",
+      during: { kind: "status", status: 500, text: "Internal Server Error" },
+      after: { kind: "ok" },
+      mustDeliver: true,
+    });
+    await runCase(fake, { label: "EmailJS hanging", during: { kind: "hang" }, mustDeliver: false });
+    printTable(rows);
+  } finally {
     await fake.close();
   }
 }
 
-function readOutbox(): string {
+async function crashAndRestart() {
+  console.log(
+    `\n3. SIGKILL in the middle of a ${burst}-enquiry burst while EmailJS fails, then a restart with EmailJS healthy`,
+  );
+  const fake = await startFakeEmailJs(emailJsHost);
+  const storeDir = freshStore();
+  const env = { ...baseEnv, ...emailJsEnv(fake), ENQUIRY_STORE_DIR: storeDir };
+  let second: RunningServer | undefined;
   try {
-    return readFileSync(outbox, "utf8");
-  } catch {
-    return "";
+    fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
+    const first = await startServer({ cwd: root, quiet: true, env });
+    // 20 visitors at a time; killed once half the burst is answered, with the next ones in flight.
+    const outcomes = await sendBurst(first.url, "crash", {
+      inFlight: 20,
+      onAnswer: (answered) => {
+        if (answered === burst / 2) first.process.kill("SIGKILL");
+      },
+    });
+    await first.stop();
+    if (!outcomes) return;
+    const answered = outcomes.filter((outcome) => outcome.kind === "sent");
+    const storedBeforeRestart = readLeads(storeDir).length;
+    fake.reset();
+    second = await startServer({ cwd: root, quiet: true, env });
+    const started = Date.now();
+    const deadline = started + Math.max(drainMs, 60_000);
+    const delivered = () =>
+      answered.filter((outcome) => arrivals(fake).has(messageOf(outcome.marker))).length;
+    while (
+      (delivered() < answered.length || arrivals(fake).size < storedBeforeRestart) &&
+      Date.now() < deadline
+    )
+      await sleep(250);
+    await sleep(500);
+    const seen = arrivals(fake);
+    const duplicates = [...seen.values()].reduce((sum, times) => sum + times - 1, 0);
+    printTable([
+      {
+        "answered 303 before the kill": answered.length,
+        "unanswered (killed)": outcomes.length - answered.length,
+        "stored at restart": storedBeforeRestart,
+        "answered 303 and delivered": delivered(),
+        "delivered in all": seen.size,
+        duplicates,
+        "lost (303, never delivered)": answered.length - delivered(),
+        "drained s": ((Date.now() - started) / 1000).toFixed(1),
+      },
+    ]);
+    if (delivered() < answered.length)
+      failures.push(`crash: ${answered.length - delivered()} enquiries answered 303 never reached EmailJS`);
+    await checkHealth(second.url, "after the restart");
+  } finally {
+    await second?.stop();
+    await fake.close();
+  }
+}
+
+/** Submit latency as visitors see it: 200 enquiries, 10 at a time (as the enquiry bench does). */
+async function submitLatency() {
+  console.log("\n4. Submit latency: 200 enquiries, 10 in flight at a time");
+  const fake = await startFakeEmailJs(emailJsHost);
+  const table: Array<Record<string, string | number>> = [];
+  try {
+    for (const [label, response] of [
+      ["EmailJS healthy", { kind: "ok" }],
+      ["EmailJS hanging", { kind: "hang" }],
+    ] as Array<[string, FakeResponse]>) {
+      fake.reset();
+      fake.respondWith(response);
+      const app = await startServer({
+        cwd: root,
+        quiet: true,
+        env: { ...baseEnv, ...emailJsEnv(fake), ENQUIRY_STORE_DIR: freshStore() },
+      });
+      try {
+        const html = await (await fetch(`${app.url}/`)).text();
+        const form = parseEnquiryForm(html, `${app.url}/`);
+        if (!form) return failures.push("latency: no enquiry form on /");
+        const latencies: number[] = [];
+        const statuses = new Map<number, number>();
+        let next = 0;
+        const worker = async () => {
+          while (next < 200) {
+            const index = next++;
+            const started = performance.now();
+            const answer = await fetch(form.action, {
+              method: "POST",
+              body: fillEnquiry(form, `latency-${label.replace(/\W+/g, "")}-${index}`),
+              redirect: "manual",
+            });
+            await answer.arrayBuffer();
+            latencies.push(performance.now() - started);
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          }
+        };
+        await Promise.all(Array.from({ length: 10 }, worker));
+        table.push({
+          case: label,
+          responses: [...statuses].map(([status, times]) => `${status}×${times}`).join(" "),
+          "p50 ms": percentile(latencies, 50),
+          "p99 ms": percentile(latencies, 99),
+          "max ms": percentile(latencies, 100),
+        });
+        if ((statuses.get(303) ?? 0) !== 200)
+          failures.push(`latency, ${label}: not every enquiry answered 303`);
+      } finally {
+        await app.stop();
+      }
+    }
+    printTable(table);
+  } finally {
+    await fake.close();
   }
 }
 

@@ -14,6 +14,7 @@ import {
 import { clientAddress, createEnquiryBudget } from "~/enquiry/rate-limit.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import { env } from "~/env.server";
+import { keepLead } from "~/leads/leads.server";
 import { mailTransport } from "~/mail/transport.server";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
@@ -23,9 +24,10 @@ export const ENQUIRY_REDIRECT = "/#contact";
 const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 type Attempt =
+  | { kind: "stored" }
   | { kind: "sent" }
   | { kind: "limited"; retryAfterSeconds: number }
-  | { kind: "failed"; result: SendResult };
+  | { kind: "failed"; result: SendResult | null };
 
 const budget = createEnquiryBudget({
   perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
@@ -33,10 +35,10 @@ const budget = createEnquiryBudget({
 });
 
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
-// after a lost response sends it once (a failed send is forgotten, so a retry does send). The
-// form carries nothing per visitor, so the home page stays the same for everyone.
+// after a lost response stores it once (a failure is forgotten, so a retry does try again).
+// The form carries nothing per visitor, so the home page stays the same for everyone.
 const attempts = createIdempotencyStore<Attempt>({
-  keep: (attempt) => attempt.kind === "sent",
+  keep: (attempt) => attempt.kind === "stored" || attempt.kind === "sent",
   ttlMs: 30 * 60 * 1000,
 });
 
@@ -90,8 +92,11 @@ export async function handleEnquiry(request: Request) {
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
     deliver(enquiry, client),
   );
-  const transport = mailTransport.name;
+  const transport = mailTransport?.name;
   switch (attempt.kind) {
+    case "stored":
+      log({ outcome: duplicate ? "duplicate" : "stored" });
+      return sentRedirect(request);
     case "sent":
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
       return sentRedirect(request);
@@ -99,12 +104,14 @@ export async function handleEnquiry(request: Request) {
       log({ outcome: "rate-limited", reason: client === null ? "site-wide flood level" : "client budget" });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
     case "failed": {
-      const misconfigured = !attempt.result.ok && attempt.result.reason === "misconfigured";
-      log({ outcome: misconfigured ? "unavailable" : "failed", transport });
-      // The provider's failure is not a failure of this page: it answers 200 with the notice
-      // and the visitor's words (a 5xx would read as the site being down). A misconfigured
-      // transport is the operator's to fix, and monitoring should see it: 503.
-      return reply(submission.reply(), "failed", misconfigured ? 503 : 200);
+      // Nothing was kept. The provider's failure is not a failure of this page: it answers
+      // 200 with the notice and the visitor's words (a 5xx would read as the site being down).
+      // With nowhere at all to put an enquiry (the store unusable and no working EmailJS
+      // configuration), the operator has to act, and monitoring should see it: 503.
+      const unavailable =
+        attempt.result === null || (!attempt.result.ok && attempt.result.reason === "misconfigured");
+      log({ outcome: unavailable ? "unavailable" : "failed", transport });
+      return reply(submission.reply(), "failed", unavailable ? 503 : 200);
     }
   }
 }
@@ -112,6 +119,13 @@ export async function handleEnquiry(request: Request) {
 async function deliver(enquiry: Enquiry, client: string | null): Promise<Attempt> {
   const verdict = budget.check(client);
   if (!verdict.allowed) return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
+  // Only an accepted enquiry counts against a budget: one the store kept, or one EmailJS took.
+  if (await keepLead(enquiry)) {
+    budget.record(client);
+    return { kind: "stored" };
+  }
+  // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
+  if (!mailTransport) return { kind: "failed", result: null };
   const result = await mailTransport.send(enquiry);
   if (result.ok) {
     budget.record(client);

@@ -4,6 +4,7 @@
  */
 export interface EnquiryLogLine {
   outcome:
+    | "stored"
     | "sent"
     | "failed"
     | "unavailable"

@@ -40,7 +40,8 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
           if (cause instanceof EmailJSResponseStatus && cause.status >= 200 && cause.status < 300) {
             return { ok: true };
           }
-          return { ok: false, reason: "rejected", detail: redact(describeRejection(cause)) };
+          const status = cause instanceof EmailJSResponseStatus ? cause.status : undefined;
+          return { ok: false, reason: "rejected", detail: redact(describeRejection(cause)), status };
         },
       );
       let timer: NodeJS.Timeout | undefined;

@@ -1,20 +1,19 @@
 import { site } from "~/content/site";
 import { type Env, env } from "~/env.server";
 import { createEmailJsTransport } from "~/mail/emailjs-transport.server";
-import { createOutboxTransport } from "~/mail/outbox-transport.server";
 import type { MailTransport } from "~/mail/types";
 
 const EMAILJS_IDS = ["EMAILJS_SERVICE_ID", "EMAILJS_TEMPLATE_ID", "EMAILJS_PUBLIC_KEY"] as const;
 
 /**
- * EmailJS when its three ids are set; the embedded outbox when none is; otherwise the
- * configuration is incomplete and every send fails with the generic failure notice.
+ * EmailJS when its three ids are set; null when none is (the lead store is then the inbox);
+ * otherwise the configuration is incomplete and every send fails as misconfigured.
  */
 export function selectTransport(
   config: Env,
   log: (line: string) => void = console.log,
   warn: (line: string) => void = console.error,
-): MailTransport {
+): MailTransport | null {
   const missing = EMAILJS_IDS.filter((name) => config[name] === undefined);
   const {
     EMAILJS_SERVICE_ID: serviceId,
@@ -34,12 +33,12 @@ export function selectTransport(
   }
   if (missing.length === EMAILJS_IDS.length) {
     log(
-      `mail: EmailJS is not configured; enquiries are appended to ${config.ENQUIRY_OUTBOX} (embedded outbox)`,
+      `mail: EmailJS is not configured; enquiries are kept as inbox leads in ${config.ENQUIRY_STORE_DIR} (read them with npm run leads)`,
     );
-    return createOutboxTransport({ path: config.ENQUIRY_OUTBOX, recipient: site.enquiryRecipient });
+    return null;
   }
   warn(
-    `mail: EmailJS is partly configured, missing ${missing.join(", ")}; every enquiry will fail until it is set`,
+    `mail: EmailJS is partly configured, missing ${missing.join(", ")}; enquiries are kept as pending leads and none is delivered until it is set`,
   );
   return {
     name: "none",
@@ -47,4 +46,4 @@ export function selectTransport(
   };
 }
 
-export const mailTransport: MailTransport = selectTransport(env);
+export const mailTransport: MailTransport | null = selectTransport(env);

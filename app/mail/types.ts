@@ -11,13 +11,15 @@ export type SendResult =
   | { ok: true }
   | {
       ok: false;
-      /** `misconfigured` is the operator's problem (503); the others are the provider's (the visitor gets 200 and the notice). */
-      reason: "timeout" | "rejected" | "misconfigured" | "write-failed";
+      /** `misconfigured` is the operator's problem; the others are the provider's. */
+      reason: "timeout" | "rejected" | "misconfigured";
       detail: string;
+      /** The HTTP status EmailJS answered with (0: no answer, a network error), when it answered. */
+      status?: number;
     };
 
 export interface MailTransport {
-  readonly name: "emailjs" | "outbox" | "none";
+  readonly name: "emailjs" | "none";
   /** Never throws: every failure comes back as `{ ok: false }`. */
   send(enquiry: EnquiryMessage): Promise<SendResult>;
 }

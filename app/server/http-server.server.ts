@@ -188,15 +188,21 @@ function refuseUnknownMethods(request: IncomingMessage, response: ServerResponse
 /**
  * On SIGTERM (remix-serve closes the listening socket on the same signal): health checks turn
  * 503, every further response says `Connection: close`, idle keep-alive connections close,
- * requests in flight finish, and whatever the clients do the process exits 0 at the deadline.
+ * requests in flight finish, `onDrain` stops the app's own background work, and whatever the
+ * clients do the process exits 0 at the deadline.
  */
-export function drainOnSignal(options: { deadlineMs: number; signals?: NodeJS.Signals[] }): void {
+export function drainOnSignal(options: {
+  deadlineMs: number;
+  onDrain?: () => void;
+  signals?: NodeJS.Signals[];
+}): void {
   const current = state();
   for (const signal of options.signals ?? ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => {
       if (current.draining) return;
       current.draining = true;
       for (const server of current.servers) server.closeIdleConnections();
+      options.onDrain?.();
       const deadline = setTimeout(() => {
         console.error(
           `shutdown: still busy after ${options.deadlineMs / 1000} s (${current.responses.size} unanswered request(s), or a client that never finished its request); exiting`,

@@ -92,7 +92,7 @@ test("the final stage runs unprivileged on a supported Node LTS (slim), on port 
   const installs = all("RUN").filter((i) => i.args.includes("npm install"));
   expect(installs).toHaveLength(1);
   expect(installs[0]?.args).toContain("--omit=dev");
-  // The outbox directory belongs to the unprivileged user.
+  // The lead store's folder belongs to the unprivileged user.
   expect(all("RUN").some((i) => /chown node:node \/app\/data/.test(i.args))).toBe(true);
   const keywords = finalStage.instructions.map((i) => i.keyword);
   expect(keywords.indexOf("USER")).toBeGreaterThan(keywords.lastIndexOf("RUN"));

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,38 +12,37 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { readLeads } from "../support/leads";
 import { type RunningServer, startServer } from "../support/server";
 
 const LIMIT = 2;
 
-/** The app with the embedded outbox in a folder of its own, a small budget, behind a trusted proxy. */
+/** The app with a lead store of its own (no EmailJS: the inbox), a small budget, behind a trusted proxy. */
 const test = base.extend<
-  { outbox: () => string[] },
-  { limited: { server: RunningServer; outboxPath: string } }
+  { stored: () => unknown[] },
+  { limited: { server: RunningServer; storeDir: string } }
 >({
   limited: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
     async ({}, use) => {
       const folder = mkdtempSync(join(tmpdir(), "enquiry-abuse-"));
-      const outboxPath = join(folder, "outbox", "enquiries.jsonl");
+      const storeDir = join(folder, "data");
       const server = await startServer({
         env: {
-          ENQUIRY_OUTBOX: outboxPath,
+          ENQUIRY_STORE_DIR: storeDir,
           ENQUIRY_RATE_LIMIT: String(LIMIT),
           ENQUIRY_RATE_WINDOW: "600",
           TRUST_PROXY: "1",
         },
       });
-      await use({ server, outboxPath });
+      await use({ server, storeDir });
       await server.stop();
       rmSync(folder, { recursive: true, force: true });
     },
     { scope: "worker" },
   ],
-  outbox: async ({ limited }, use) => {
-    await use(() =>
-      existsSync(limited.outboxPath) ? readFileSync(limited.outboxPath, "utf8").trimEnd().split("\n") : [],
-    );
+  stored: async ({ limited }, use) => {
+    await use(() => readLeads(limited.storeDir));
   },
   baseURL: async ({ limited }, use) => use(limited.server.url),
 });
@@ -61,15 +60,15 @@ function nextClient(): string {
 const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
 
 test.describe("bodies the action refuses", () => {
-  test("a declared body over 16 KiB is answered 413 without reading it", async ({ request, outbox }) => {
-    const before = outbox().length;
+  test("a declared body over 16 KiB is answered 413 without reading it", async ({ request, stored }) => {
+    const before = stored().length;
     const response = await request.post("/?index", {
       headers: { ...FORM, "X-Forwarded-For": nextClient() },
       data: Buffer.alloc(16 * 1024 + 1, "a"),
     });
     expect(response.status()).toBe(413);
     expect(await response.text()).toContain(NOTICE.invalid);
-    expect(outbox()).toHaveLength(before);
+    expect(stored()).toHaveLength(before);
   });
 
   test("a streamed body without a length is cut off past 16 KiB with 413", async ({ baseURL }) => {
@@ -227,8 +226,8 @@ test.describe("bodies the action refuses", () => {
     ],
   ];
   for (const [label, make] of cases) {
-    test(`${label} is answered 400 with the validation notice`, async ({ request, outbox }) => {
-      const before = outbox().length;
+    test(`${label} is answered 400 with the validation notice`, async ({ request, stored }) => {
+      const before = stored().length;
       const { headers, data } = make();
       const response = await request.post("/?index", {
         headers: { ...headers, "X-Forwarded-For": nextClient() },
@@ -237,7 +236,7 @@ test.describe("bodies the action refuses", () => {
       });
       expect(response.status()).toBe(400);
       expect(await response.text()).toContain(NOTICE.invalid);
-      expect(outbox()).toHaveLength(before);
+      expect(stored()).toHaveLength(before);
     });
   }
 });
@@ -249,10 +248,10 @@ test.describe("the honeypot", () => {
   ] as const) {
     test(`${label}: the bot gets the success redirect and nothing is sent`, async ({
       request,
-      outbox,
+      stored,
       limited,
     }) => {
-      const before = outbox().length;
+      const before = stored().length;
       const response = await request.post("/?index", {
         headers: { "X-Forwarded-For": nextClient() },
         form: change(enquiryBody(validEnquiry())),
@@ -260,7 +259,7 @@ test.describe("the honeypot", () => {
       });
       expect(response.status()).toBe(303);
       expect(response.headers().location).toBe("/#contact");
-      expect(outbox()).toHaveLength(before);
+      expect(stored()).toHaveLength(before);
       await expect.poll(() => limited.server.output()).toContain('"outcome":"honeypot"');
     });
   }
@@ -269,7 +268,7 @@ test.describe("the honeypot", () => {
 test.describe("the rate limit", () => {
   test("a client gets ENQUIRY_RATE_LIMIT enquiries per window, then 429; others are not affected", async ({
     request,
-    outbox,
+    stored,
   }) => {
     const client = nextClient();
     const post = (forwardedFor: string) =>
@@ -278,7 +277,7 @@ test.describe("the rate limit", () => {
         form: enquiryBody(validEnquiry()),
         maxRedirects: 0,
       });
-    const before = outbox().length;
+    const before = stored().length;
     for (let index = 0; index < LIMIT; index += 1) expect((await post(client)).status()).toBe(303);
     const refused = await post(client);
     expect(refused.status()).toBe(429);
@@ -287,7 +286,7 @@ test.describe("the rate limit", () => {
     expect(retryAfter).toBeGreaterThan(590);
     expect(retryAfter).toBeLessThanOrEqual(600);
     expect(await refused.text()).toContain(NOTICE.failed);
-    expect(outbox()).toHaveLength(before + LIMIT);
+    expect(stored()).toHaveLength(before + LIMIT);
     expect((await post(nextClient())).status()).toBe(303);
   });
 
@@ -353,7 +352,7 @@ test.describe("other configurations", () => {
     const folder = mkdtempSync(join(tmpdir(), "enquiry-untrusted-"));
     const server = await startServer({
       env: {
-        ENQUIRY_OUTBOX: join(folder, "out.jsonl"),
+        ENQUIRY_STORE_DIR: join(folder, "data"),
         ENQUIRY_RATE_LIMIT: "1",
         ENQUIRY_FLOOD_LIMIT: "4",
         TRUST_PROXY: "0",
@@ -379,14 +378,14 @@ test.describe("other configurations", () => {
       const html = await refused.text();
       expect(html).toContain(NOTICE.failed);
       expect(html).toContain(`value="${values.name}"`);
-      expect(readFileSync(join(folder, "out.jsonl"), "utf8").trimEnd().split("\n")).toHaveLength(4);
+      expect(readLeads(join(folder, "data"))).toHaveLength(4);
     } finally {
       await server.stop();
       rmSync(folder, { recursive: true, force: true });
     }
   });
 
-  test("with no EmailJS settings, enquiries land in ./data/enquiries.jsonl and start-up says so", async ({
+  test("with no EmailJS settings, enquiries are kept as inbox leads in ./data and start-up says so", async ({
     request,
   }) => {
     const folder = mkdtempSync(join(tmpdir(), "enquiry-default-"));
@@ -398,50 +397,53 @@ test.describe("other configurations", () => {
         join(root, "node_modules/@remix-run/serve/dist/cli.js"),
         join(root, "build/index.js"),
       ],
+      // Blank is unset: the default folder, not the temporary one startServer would choose.
+      env: { ENQUIRY_STORE_DIR: "" },
     });
     try {
-      expect(server.output()).toContain("enquiries are appended to ./data/enquiries.jsonl (embedded outbox)");
+      expect(server.output()).toContain(
+        "enquiries are kept as inbox leads in ./data (read them with npm run leads)",
+      );
       const values = validEnquiry();
       const response = await request.post(`${server.url}/?index`, {
         form: enquiryBody(values),
         maxRedirects: 0,
       });
       expect(response.status()).toBe(303);
-      const lines = readFileSync(join(folder, "data", "enquiries.jsonl"), "utf8")
-        .trimEnd()
-        .split("\n");
-      expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0] ?? "")).toMatchObject({ ...values, from_name: values.name });
+      const leads = readLeads(join(folder, "data"));
+      expect(leads).toHaveLength(1);
+      expect(leads[0]).toMatchObject({ state: "inbox", attempts: 0, lastError: null, enquiry: values });
+      // Nothing to deliver: an inbox lead is neither pending nor failed.
+      const health = await (await request.get(`${server.url}/healthz`)).json();
+      expect(health).toMatchObject({ store: "ok", leads: { pending: 0, failed: 0 } });
     } finally {
       await server.stop();
       rmSync(folder, { recursive: true, force: true });
     }
   });
 
-  test("a partial EmailJS configuration is logged by name, every enquiry fails with 503, and failures use no budget", async ({
+  test("a partial EmailJS configuration is logged by name; enquiries are kept pending until it is fixed", async ({
     request,
   }) => {
+    const folder = mkdtempSync(join(tmpdir(), "enquiry-partial-"));
+    const storeDir = join(folder, "data");
     const server = await startServer({
-      env: {
-        EMAILJS_SERVICE_ID: "service_only",
-        ENQUIRY_RATE_LIMIT: "1",
-        ENQUIRY_FLOOD_LIMIT: "1",
-        TRUST_PROXY: "1",
-      },
+      env: { EMAILJS_SERVICE_ID: "service_only", ENQUIRY_RATE_LIMIT: "0", ENQUIRY_STORE_DIR: storeDir },
     });
     try {
       expect(server.output()).toContain("missing EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY");
-      for (let index = 0; index < 3; index += 1) {
-        const response = await request.post(`${server.url}/?index`, {
-          headers: { "X-Forwarded-For": "198.51.100.9" },
-          form: enquiryBody(validEnquiry()),
-          maxRedirects: 0,
-        });
-        expect(response.status()).toBe(503);
-        expect(await response.text()).toContain(NOTICE.failed);
-      }
+      const values = validEnquiry();
+      const response = await request.post(`${server.url}/?index`, {
+        form: enquiryBody(values),
+        maxRedirects: 0,
+      });
+      expect(response.status()).toBe(303);
+      expect(readLeads(storeDir)).toMatchObject([{ state: "pending", attempts: 0, enquiry: values }]);
+      const health = await (await request.get(`${server.url}/healthz`)).json();
+      expect(health).toMatchObject({ store: "ok", leads: { pending: 1, failed: 0 } });
     } finally {
       await server.stop();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type EnquiryValues,
   enquiryBody,
@@ -9,10 +12,16 @@ import {
 } from "../support/enquiry-page";
 import { type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
+import { leadNamed, readLeads, requestsFor, runLeadsCli } from "../support/leads";
 import { type RunningServer, startServer } from "../support/server";
 
-// One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker.
+// One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
+// test's enquiry has a name of its own, and a test counts only the requests carrying it: a
+// lead a previous test left pending may still be retried while the next one runs.
 base.describe.configure({ mode: "default" });
+
+/** The store's delivery pacing in these tests (1 s in production), so bursts deliver fast. */
+const SEND_INTERVAL_MS = "50";
 
 const KEYS = {
   EMAILJS_SERVICE_ID: "service_nirmaan",
@@ -21,7 +30,19 @@ const KEYS = {
   EMAILJS_PRIVATE_KEY: "private-key-9c1e-secret",
 };
 
-const test = base.extend<{ fake: FakeEmailJs }, { fakeEmailJs: FakeEmailJs; app: RunningServer }>({
+const test = base.extend<
+  { fake: FakeEmailJs },
+  { fakeEmailJs: FakeEmailJs; app: RunningServer; storeDir: string }
+>({
+  storeDir: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const folder = mkdtempSync(join(tmpdir(), "enquiry-emailjs-"));
+      await use(join(folder, "data"));
+      rmSync(folder, { recursive: true, force: true });
+    },
+    { scope: "worker" },
+  ],
   fakeEmailJs: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
     async ({}, use) => {
@@ -32,15 +53,8 @@ const test = base.extend<{ fake: FakeEmailJs }, { fakeEmailJs: FakeEmailJs; app:
     { scope: "worker" },
   ],
   app: [
-    async ({ fakeEmailJs }, use) => {
-      const server = await startServer({
-        env: {
-          ...KEYS,
-          EMAILJS_ORIGIN: fakeEmailJs.host,
-          NODE_EXTRA_CA_CERTS: fakeEmailJs.certificatePath,
-          ENQUIRY_RATE_LIMIT: "0",
-        },
-      });
+    async ({ fakeEmailJs, storeDir }, use) => {
+      const server = await startServer({ env: appEnv(fakeEmailJs, storeDir) });
       await use(server);
       await server.stop();
     },
@@ -53,6 +67,17 @@ const test = base.extend<{ fake: FakeEmailJs }, { fakeEmailJs: FakeEmailJs; app:
   baseURL: async ({ app }, use) => use(app.url),
 });
 
+function appEnv(fake: FakeEmailJs, storeDir: string): Record<string, string> {
+  return {
+    ...KEYS,
+    EMAILJS_ORIGIN: fake.host,
+    NODE_EXTRA_CA_CERTS: fake.certificatePath,
+    ENQUIRY_RATE_LIMIT: "0",
+    ENQUIRY_STORE_DIR: storeDir,
+    ENQUIRY_SEND_INTERVAL_MS: SEND_INTERVAL_MS,
+  };
+}
+
 const EMPTY: EnquiryValues = { name: "", email: "", countryCode: "", phoneNumber: "", message: "" };
 
 async function expectValues(page: Parameters<typeof enquiryForm>[0], values: EnquiryValues) {
@@ -64,9 +89,10 @@ async function expectValues(page: Parameters<typeof enquiryForm>[0], values: Enq
   await expect(form.message).toHaveValue(values.message);
 }
 
-function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
-  expect(fake.requests).toHaveLength(1);
-  const [request] = fake.requests;
+/** Waits for the delivery loop to send the enquiry once, then checks the request EmailJS got. */
+async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
+  await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 5_000 }).toBe(1);
+  const [request] = requestsFor(fake, values.name);
   expect(request?.method).toBe("POST");
   expect(request?.path).toBe("/api/v1.0/email/send");
   expect(request?.contentType).toBe("application/json");
@@ -90,11 +116,29 @@ function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
   });
 }
 
+/** Posts the enquiry form as the browser does (urlencoded), without following the redirect. */
+async function post(url: string, values: EnquiryValues): Promise<Response> {
+  return fetch(`${url}/?index`, {
+    method: "POST",
+    body: new URLSearchParams(enquiryBody(values)),
+    redirect: "manual",
+  });
+}
+
+async function health(url: string) {
+  return (await (await fetch(`${url}/healthz`)).json()) as {
+    status: string;
+    store: string;
+    leads: { pending: number; failed: number; oldestPendingSeconds: number };
+  };
+}
+
 test.describe("with JavaScript", () => {
-  test("a valid enquiry reaches EmailJS with exactly the template params, and the form clears", async ({
+  test("a valid enquiry is stored, reaches EmailJS with exactly the template params, and the form clears", async ({
     page,
     fake,
     app,
+    storeDir,
   }) => {
     await page.goto("/");
     await waitForHydration(page);
@@ -106,81 +150,134 @@ test.describe("with JavaScript", () => {
     expect((await post).url()).toContain(".data");
     await expect(form.notice).toHaveText(NOTICE.sent);
     await expectValues(page, EMPTY);
-    expectProviderRequest(fake, values);
+    await expectProviderRequest(fake, values);
+    await expect.poll(() => leadNamed(storeDir, values.name)?.state).toBe("sent");
+    const lead = leadNamed(storeDir, values.name);
+    expect(lead).toMatchObject({ attempts: 1, lastError: null, enquiry: values });
     // The log tells what happened without what the visitor typed, and never the private key.
-    await expect.poll(() => app.output()).toContain('"outcome":"sent","transport":"emailjs"');
+    await expect.poll(() => app.output()).toContain('"outcome":"stored"');
+    await expect
+      .poll(() => app.output())
+      .toContain(`{"event":"lead","id":"${lead?.id}","state":"sent","attempts":1}`);
     for (const secret of [KEYS.EMAILJS_PRIVATE_KEY, values.name, values.phoneNumber, values.email]) {
       expect(app.output()).not.toContain(secret);
     }
   });
 
   test.describe("when EmailJS fails", () => {
-    for (const [label, status, text] of [
-      ["a 4xx", 400, "The template ID is invalid"],
-      ["a 5xx", 503, "Service Unavailable"],
-    ] as const) {
-      test(`${label} answer shows the failure notice and keeps every field`, async ({ page, fake, app }) => {
-        fake.respondWith({ kind: "status", status, text });
-        await page.goto("/");
-        await waitForHydration(page);
-        const values = validEnquiry();
-        await fillEnquiry(page, values);
-        const form = enquiryForm(page);
-        await form.submit.click();
-        await expect(form.notice).toHaveText(NOTICE.failed);
-        await expectValues(page, values);
-        await expect(form.submit).toBeEnabled();
-        expect(fake.requests).toHaveLength(1);
-        await expect.poll(() => app.output()).toContain(`EmailJS answered ${status}: ${text}`);
-
-        // The visitor tries again once EmailJS is back: the same form sends now.
-        fake.reset();
-        await form.submit.click();
-        await expect(form.notice).toHaveText(NOTICE.sent);
-        expectProviderRequest(fake, values);
-      });
-    }
-
-    test("a provider that never answers fails after 10 s, with the fields kept", async ({ page, fake }) => {
+    test("a 5xx answer: the visitor is told it is sent, and the lead is delivered once EmailJS is back", async ({
+      page,
+      fake,
+      app,
+      storeDir,
+    }) => {
       test.setTimeout(45_000);
-      fake.respondWith({ kind: "hang" });
+      fake.respondWith({ kind: "status", status: 503, text: "Service Unavailable" });
       await page.goto("/");
       await waitForHydration(page);
       const values = validEnquiry();
       await fillEnquiry(page, values);
       const form = enquiryForm(page);
-      const started = Date.now();
       await form.submit.click();
-      await expect(form.submit).toBeDisabled();
-      await expect(form.notice).toHaveText(NOTICE.failed, { timeout: 20_000 });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(9_500);
-      expect(Date.now() - started).toBeLessThan(15_000);
-      await expectValues(page, values);
+      await expect(form.notice).toHaveText(NOTICE.sent);
+      await expectValues(page, EMPTY);
+      await expect.poll(() => requestsFor(fake, values.name).length).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => app.output()).toContain("EmailJS answered 503: Service Unavailable");
+      expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
+      expect((await health(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
+
+      // EmailJS is back: the next retry (within 10 s) delivers it.
+      fake.reset();
+      await expect.poll(() => leadNamed(storeDir, values.name)?.state, { timeout: 20_000 }).toBe("sent");
+      await expectProviderRequest(fake, values);
+      expect(leadNamed(storeDir, values.name)?.attempts).toBe(2);
+    });
+
+    test("a 400 answer marks the lead failed at once, and `npm run leads` lists it", async ({
+      page,
+      fake,
+      app,
+      storeDir,
+    }) => {
+      fake.respondWith({ kind: "status", status: 400, text: "The template ID is invalid" });
+      await page.goto("/");
+      await waitForHydration(page);
+      const values = validEnquiry();
+      await fillEnquiry(page, values);
+      const form = enquiryForm(page);
+      await form.submit.click();
+      await expect(form.notice).toHaveText(NOTICE.sent);
+      await expect.poll(() => leadNamed(storeDir, values.name)?.state).toBe("failed");
+      const lead = leadNamed(storeDir, values.name);
+      expect(lead).toMatchObject({
+        attempts: 1,
+        lastError: "EmailJS answered 400: The template ID is invalid",
+      });
+      await expect
+        .poll(() => app.output())
+        .toContain(`{"event":"lead","id":"${lead?.id}","state":"failed","attempts":1}`);
+      await expect
+        .poll(async () => (await health(app.url)).leads.failed, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(1);
+
+      const table = await runLeadsCli(storeDir);
+      const row = table.split("\n").find((line) => line.includes(values.name));
+      expect(row).toMatch(/failed\s+1\s+/);
+      expect(row).toContain(values.email);
+      expect(row).toContain("EmailJS answered 400: The template ID is invalid");
+      const json = (await runLeadsCli(storeDir, ["--json"]))
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(json.find((entry) => entry.id === lead?.id)).toMatchObject({
+        state: "failed",
+        attempts: 1,
+        lastError: "EmailJS answered 400: The template ID is invalid",
+        ...values,
+      });
+
+      // The operator fixes the template and retries it: the running server delivers it.
+      fake.reset();
+      expect(await runLeadsCli(storeDir, ["retry", lead?.id ?? ""])).toContain("1 lead back in the queue");
+      await expect.poll(() => leadNamed(storeDir, values.name)?.state, { timeout: 15_000 }).toBe("sent");
+      await expectProviderRequest(fake, values);
     });
   });
 
-  test("a double click sends once", async ({ page, fake }) => {
+  test("a double click stores and sends once", async ({ page, fake, storeDir }) => {
     await page.goto("/");
     await waitForHydration(page);
-    await fillEnquiry(page, validEnquiry());
+    const values = validEnquiry();
+    await fillEnquiry(page, values);
     const form = enquiryForm(page);
     await form.submit.dblclick();
     await expect(form.notice).toHaveText(NOTICE.sent);
-    expect(fake.requests).toHaveLength(1);
+    await expectProviderRequest(fake, values);
+    await page.waitForTimeout(500);
+    expect(requestsFor(fake, values.name)).toHaveLength(1);
+    expect(readLeadsNamed(storeDir, values.name)).toBe(1);
   });
 
-  test("a filled honeypot gets a success notice and nothing is sent", async ({ page, fake, app }) => {
+  test("a filled honeypot gets a success notice and nothing is stored or sent", async ({
+    page,
+    fake,
+    app,
+    storeDir,
+  }) => {
     await page.goto("/");
     await waitForHydration(page);
-    await fillEnquiry(page, validEnquiry());
+    const values = validEnquiry();
+    await fillEnquiry(page, values);
     await page.locator('input[name="company_website"]').evaluate((input: HTMLInputElement) => {
       input.value = "https://spam.example";
     });
     const form = enquiryForm(page);
     await form.submit.click();
     await expect(form.notice).toHaveText(NOTICE.sent);
-    expect(fake.requests).toHaveLength(0);
     await expect.poll(() => app.output()).toContain('"outcome":"honeypot"');
+    await page.waitForTimeout(300);
+    expect(requestsFor(fake, values.name)).toHaveLength(0);
+    expect(leadNamed(storeDir, values.name)).toBeUndefined();
   });
 });
 
@@ -199,61 +296,198 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/#contact$/);
     await expect(form.notice).toHaveText(NOTICE.sent);
     await expectValues(page, EMPTY);
-    expectProviderRequest(fake, values);
+    await expectProviderRequest(fake, values);
   });
 
-  test.describe("when EmailJS fails", () => {
-    test("the answer is 200 with the failure notice and every field kept (never a 5xx)", async ({
-      page,
-      fake,
-    }) => {
-      fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
-      await page.goto("/");
-      const values = validEnquiry();
-      await fillEnquiry(page, values);
-      const form = enquiryForm(page);
-      const response = page.waitForResponse((candidate) => candidate.request().method() === "POST");
-      await form.submit.click();
-      expect((await response).status()).toBe(200);
-      await expect(page).toHaveURL(/#contact$/);
-      await expect(form.notice).toHaveText(NOTICE.failed);
-      await expectValues(page, values);
-    });
+  test("when EmailJS fails the answer is still the 303 success: the lead waits in the store", async ({
+    page,
+    fake,
+    storeDir,
+  }) => {
+    fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
+    await page.goto("/");
+    const values = validEnquiry();
+    await fillEnquiry(page, values);
+    const form = enquiryForm(page);
+    const response = page.waitForResponse((candidate) => candidate.request().method() === "POST");
+    await form.submit.click();
+    expect((await response).status()).toBe(303);
+    await expect(form.notice).toHaveText(NOTICE.sent);
+    await expectValues(page, EMPTY);
+    await expect.poll(() => leadNamed(storeDir, values.name)?.attempts).toBeGreaterThanOrEqual(1);
+    expect(leadNamed(storeDir, values.name)?.state).toBe("pending");
   });
 
   test("a double click sends once", async ({ page, fake }) => {
     await page.goto("/");
-    await fillEnquiry(page, validEnquiry());
+    const values = validEnquiry();
+    await fillEnquiry(page, values);
     const form = enquiryForm(page);
     await form.submit.dblclick();
     await expect(form.notice).toHaveText(NOTICE.sent);
-    expect(fake.requests).toHaveLength(1);
+    await expectProviderRequest(fake, values);
+    await page.waitForTimeout(500);
+    expect(requestsFor(fake, values.name)).toHaveLength(1);
   });
 });
 
 test.describe("idempotency", () => {
-  test("the same form posted twice at once is sent once; both get the success answer", async ({
+  test("the same form posted twice at once is stored and sent once; both get the success answer", async ({
     request,
     fake,
+    storeDir,
   }) => {
-    const body = enquiryBody(validEnquiry());
+    const values = validEnquiry();
+    const body = enquiryBody(values);
     const [first, second] = await Promise.all(
       [0, 1].map(() => request.post("/?index", { form: body, maxRedirects: 0 })),
     );
     expect([first?.status(), second?.status()]).toEqual([303, 303]);
     expect(first?.headers().location).toBe("/#contact");
     expect(second?.headers()["set-cookie"]).toContain("enquiry_notice=");
-    expect(fake.requests).toHaveLength(1);
+    await expectProviderRequest(fake, values);
 
     const again = await request.post("/?index", { form: body, maxRedirects: 0 });
     expect(again.status()).toBe(303);
-    expect(fake.requests).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(requestsFor(fake, values.name)).toHaveLength(1);
+    expect(readLeadsNamed(storeDir, values.name)).toBe(1);
   });
 
   test("a different enquiry from the same visitor is sent as well", async ({ request, fake }) => {
-    const body = enquiryBody(validEnquiry());
+    const values = validEnquiry();
+    const body = enquiryBody(values);
     await request.post("/?index", { form: body, maxRedirects: 0 });
     await request.post("/?index", { form: { ...body, message: "Another question" }, maxRedirects: 0 });
-    expect(fake.requests).toHaveLength(2);
+    await expect.poll(() => requestsFor(fake, values.name).length).toBe(2);
   });
 });
+
+test.describe("an unusable store folder (its parent is a regular file)", () => {
+  test("the site serves, /healthz says so, and enquiries go straight to EmailJS: failure notice only when that fails too", async ({
+    fakeEmailJs: fake,
+  }) => {
+    fake.reset();
+    const folder = mkdtempSync(join(tmpdir(), "enquiry-unusable-"));
+    writeFileSync(join(folder, "blocker"), "a file where a folder must be");
+    const storeDir = join(folder, "blocker", "data");
+    const server = await startServer({ env: appEnv(fake, storeDir) });
+    try {
+      expect((await fetch(`${server.url}/`)).status).toBe(200);
+      expect(await health(server.url)).toMatchObject({ status: "ok", store: "unusable" });
+      await expect.poll(() => server.output()).toContain(`ENQUIRY_STORE_DIR=${storeDir} is unusable`);
+
+      const sent = validEnquiry();
+      const response = await post(server.url, sent);
+      expect(response.status).toBe(303);
+      expect(requestsFor(fake, sent.name)).toHaveLength(1);
+
+      // A browser would get this page back: the notice, and every field as typed.
+      fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
+      const values = validEnquiry();
+      const failed = await post(server.url, values);
+      expect(failed.status).toBe(200);
+      const page = await failed.text();
+      expect(page).toContain(NOTICE.failed);
+      expect(page).toContain(values.name);
+      expect(requestsFor(fake, values.name)).toHaveLength(1);
+      // One operator line for the broken folder, however many enquiries came.
+      expect(server.output().split(`ENQUIRY_STORE_DIR=${storeDir} is unusable`)).toHaveLength(2);
+    } finally {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+      fake.reset();
+    }
+  });
+});
+
+test.describe("a crash", () => {
+  test("SIGKILL in the middle of a 200-enquiry burst while EmailJS fails: after a restart every enquiry answered 303 reaches EmailJS", async ({
+    fakeEmailJs: fake,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    fake.reset();
+    fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
+    const folder = mkdtempSync(join(tmpdir(), "enquiry-crash-"));
+    const storeDir = join(folder, "data");
+    const first = await startServer({ env: appEnv(fake, storeDir) });
+    const run = Date.now().toString(36);
+    const answered: string[] = [];
+    let next = 0;
+    // 20 visitors at a time; the server is killed once 100 are answered, with the next ones in flight.
+    const visitor = async () => {
+      while (next < 200) {
+        const values = validEnquiry({ name: `Crash ${run} ${next++}` });
+        try {
+          const response = await post(first.url, values);
+          if (response.status === 303) answered.push(values.name);
+          if (answered.length === 100) first.process.kill("SIGKILL");
+        } catch {
+          // killed before it answered: the visitor saw no success
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, visitor));
+    expect(answered.length).toBeGreaterThanOrEqual(100);
+    expect(answered.length).toBeLessThan(200);
+
+    fake.reset();
+    const second = await startServer({ env: appEnv(fake, storeDir) });
+    try {
+      const delivered = () => new Set(answered.filter((name) => requestsFor(fake, name).length > 0)).size;
+      await expect.poll(delivered, { timeout: 90_000, intervals: [500] }).toBe(answered.length);
+      // The worker's own server shares this fake: count this burst's enquiries only.
+      const names = fake.requests
+        .map((request) => (request.body as { template_params: { name: string } }).template_params.name)
+        .filter((name) => name.startsWith(`Crash ${run} `));
+      const duplicates = names.length - new Set(names).size;
+      const counts = `answered 303: ${answered.length}, stored: ${readLeadsCount(storeDir)}, delivered after restart: ${new Set(names).size}, duplicates: ${duplicates}`;
+      testInfo.annotations.push({ type: "counts", description: counts });
+      console.log(`crash and restart: ${counts}`);
+      // EmailJS refused every send before the crash, so nothing reached it twice.
+      expect(duplicates).toBe(0);
+    } finally {
+      await second.stop();
+      rmSync(folder, { recursive: true, force: true });
+      fake.reset();
+    }
+  });
+});
+
+// Last: the hanging send keeps the delivery loop busy for its 10 s timeout.
+test.describe("when EmailJS never answers", () => {
+  test("the visitor's answer is still immediate, and the send times out behind the scenes", async ({
+    page,
+    fake,
+    app,
+    storeDir,
+  }) => {
+    test.setTimeout(45_000);
+    fake.respondWith({ kind: "hang" });
+    await page.goto("/");
+    await waitForHydration(page);
+    const values = validEnquiry();
+    await fillEnquiry(page, values);
+    const form = enquiryForm(page);
+    const started = Date.now();
+    await form.submit.click();
+    await expect(form.notice).toHaveText(NOTICE.sent);
+    // Not the provider's 10 s timeout (the load test prints the real figure: p99 in ms).
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expectValues(page, EMPTY);
+    await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
+    await expect
+      .poll(() => leadNamed(storeDir, values.name)?.lastError, { timeout: 15_000 })
+      .toBe("no answer from EmailJS within 10000 ms");
+    expect(leadNamed(storeDir, values.name)?.state).toBe("pending");
+    await expect.poll(() => app.output()).toContain('"outcome":"timeout"');
+  });
+});
+
+function readLeadsNamed(storeDir: string, name: string): number {
+  return readLeads(storeDir).filter((lead) => lead.enquiry.name === name).length;
+}
+
+function readLeadsCount(storeDir: string): number {
+  return readLeads(storeDir).length;
+}

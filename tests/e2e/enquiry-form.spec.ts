@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import {
@@ -10,19 +9,13 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { readLeads } from "../support/leads";
 
-// These tests use the default server: embedded outbox, no rate limit.
+// These tests use the default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 
-function outboxLines(baseURL: string | undefined): Array<Record<string, string>> {
+function storedLeads(baseURL: string | undefined) {
   const port = new URL(baseURL ?? "").port;
-  try {
-    return readFileSync(join(process.cwd(), "test-results", `outbox-${port}.jsonl`), "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-  } catch {
-    return [];
-  }
+  return readLeads(join(process.cwd(), "test-results", `store-${port}`));
 }
 
 const invalid: EnquiryValues = {
@@ -93,7 +86,7 @@ test.describe("with JavaScript", () => {
   }) => {
     await page.goto("/");
     await waitForHydration(page);
-    const before = outboxLines(baseURL).length;
+    const before = storedLeads(baseURL).length;
     await fillEnquiry(page, invalid);
     await enquiryForm(page).submit.click();
     await expectFlagged(page);
@@ -101,7 +94,7 @@ test.describe("with JavaScript", () => {
     await expect(enquiryForm(page).name, "focus moves to the first invalid field").toBeFocused();
     const results = await new AxeBuilder({ page }).include("#contact").analyze();
     expect(results.violations).toEqual([]);
-    expect(outboxLines(baseURL)).toHaveLength(before);
+    expect(storedLeads(baseURL)).toHaveLength(before);
   });
 
   test("an empty enquiry flags the required fields", async ({ page }) => {
@@ -123,9 +116,9 @@ test.describe("with JavaScript", () => {
     await expect(form.notice).toHaveText(NOTICE.sent);
     const shownAt = Date.now();
     await expectValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
-    const line = outboxLines(baseURL).find((entry) => entry.name === values.name);
-    expect(line).toMatchObject({ ...values, from_name: values.name, to_name: "Nirmaan Digital team" });
-    expect(Date.parse(line?.receivedAt ?? "")).not.toBeNaN();
+    const lead = storedLeads(baseURL).find((entry) => entry.enquiry.name === values.name);
+    expect(lead).toMatchObject({ state: "inbox", attempts: 0, enquiry: values });
+    expect(Date.parse(lead?.receivedAt ?? "")).not.toBeNaN();
     // A toast: it floats over the page.
     expect(await form.notice.locator("xpath=..").evaluate((node) => getComputedStyle(node).position)).toBe(
       "fixed",
@@ -179,7 +172,9 @@ test.describe("without JavaScript", () => {
     await expect(form.notice).toHaveText(NOTICE.sent);
     await expect(form.closeNotice).toBeHidden();
     await expectValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
-    expect(outboxLines(baseURL).find((entry) => entry.name === values.name)).toMatchObject({ message: "" });
+    expect(storedLeads(baseURL).find((entry) => entry.enquiry.name === values.name)?.enquiry).toMatchObject({
+      message: "",
+    });
     await page.reload();
     await expect(form.notice).toBeEmpty();
   });

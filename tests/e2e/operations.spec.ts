@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { readLeads } from "../support/leads";
 import { startServer } from "../support/server";
 
 test("documents must be revalidated; hashed build assets are cached for a year", async ({ request }) => {
@@ -112,7 +113,7 @@ test.describe("process", () => {
   test("SIGTERM with a half-sent request, a busy keep-alive client and a request in flight: the request finishes, the rest is closed, the process exits 0 at the 10 s deadline", async () => {
     const folder = mkdtempSync(join(tmpdir(), "shutdown-"));
     const server = await startServer({
-      env: { ENQUIRY_RATE_LIMIT: "0", ENQUIRY_OUTBOX: join(folder, "out.jsonl") },
+      env: { ENQUIRY_RATE_LIMIT: "0", ENQUIRY_STORE_DIR: join(folder, "data") },
     });
     const sockets: Socket[] = [];
     try {
@@ -185,7 +186,7 @@ test.describe("process", () => {
       const answer = await inFlightDone;
       expect(answer).toMatch(/^HTTP\/1\.1 303 /);
       expect(answer).toMatch(/\r\nConnection: close\r\n/i);
-      expect(readFileSync(join(folder, "out.jsonl"), "utf8").trimEnd().split("\n")).toHaveLength(1);
+      expect(readLeads(join(folder, "data"))).toHaveLength(1);
 
       // The half-sent request holds the process until the deadline, and no longer.
       const [code, signal] = (await Promise.race([

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export interface RunningServer {
@@ -36,13 +38,17 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 /**
  * Starts the built app the way production does (`remix-serve build/index.js`) with the given
  * environment, and resolves once `/healthz` answers. `quiet` drops the request log (a
- * benchmark should not pay a pipe write per request); stderr is always kept.
+ * benchmark should not pay a pipe write per request); stderr is always kept. Without an
+ * `ENQUIRY_STORE_DIR` of the caller's, leads go to a temporary folder removed at `stop()`, never
+ * into the checkout's `./data`.
  */
 export async function startServer(
   options: { env?: Record<string, string>; cwd?: string; command?: string[]; quiet?: boolean } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? process.cwd();
   const port = await freePort();
+  const ownStore =
+    options.env?.ENQUIRY_STORE_DIR === undefined ? mkdtempSync(join(tmpdir(), "leads-")) : null;
   const command = options.command ?? [
     process.execPath,
     join(cwd, "node_modules/@remix-run/serve/dist/cli.js"),
@@ -55,6 +61,7 @@ export async function startServer(
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
       HOST: "127.0.0.1",
+      ...(ownStore ? { ENQUIRY_STORE_DIR: ownStore } : {}),
       ...options.env,
       PORT: String(port),
     },
@@ -68,7 +75,10 @@ export async function startServer(
     output += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
-  const stop = () => stopProcess(child);
+  const stop = async () => {
+    await stopProcess(child);
+    if (ownStore) rmSync(ownStore, { recursive: true, force: true });
+  };
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {

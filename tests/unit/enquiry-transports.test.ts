@@ -1,11 +1,7 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { EmailJSResponseStatus, type send } from "@emailjs/nodejs";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseEnv } from "~/env.server";
 import { createEmailJsTransport, EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
-import { createOutboxTransport } from "~/mail/outbox-transport.server";
 import { selectTransport } from "~/mail/transport.server";
 
 const enquiry = {
@@ -53,16 +49,22 @@ describe("EmailJS transport", () => {
       "an EmailJSResponseStatus",
       new EmailJSResponseStatus(400, "The service ID is invalid"),
       /EmailJS answered 400: The service ID is invalid/,
+      400,
     ],
-    ["a network status", new EmailJSResponseStatus(), /EmailJS answered 0: Network Error/],
-    ["an Error", new Error("connect ECONNREFUSED 127.0.0.2:443"), /Error: connect ECONNREFUSED/],
-    ["a string", "The public key is required.", /The public key is required/],
-    ["something else", { weird: true }, /unknown cause/],
-  ])("maps a rejection with %s to a failure with its cause", async (_kind, cause, detail) => {
-    const sendEmail = vi.fn<SendFn>(() => Promise.reject(cause));
-    const result = await createEmailJsTransport(config, sendEmail).send(enquiry);
-    expect(result).toMatchObject({ ok: false, reason: "rejected", detail: expect.stringMatching(detail) });
-  });
+    ["a 429", new EmailJSResponseStatus(429, "Too Many Requests"), /EmailJS answered 429/, 429],
+    ["a network status", new EmailJSResponseStatus(), /EmailJS answered 0: Network Error/, 0],
+    ["an Error", new Error("connect ECONNREFUSED 127.0.0.2:443"), /Error: connect ECONNREFUSED/, undefined],
+    ["a string", "The public key is required.", /The public key is required/, undefined],
+    ["something else", { weird: true }, /unknown cause/, undefined],
+  ])(
+    "maps a rejection with %s to a failure with its cause and status",
+    async (_kind, cause, detail, status) => {
+      const sendEmail = vi.fn<SendFn>(() => Promise.reject(cause));
+      const result = await createEmailJsTransport(config, sendEmail).send(enquiry);
+      expect(result).toMatchObject({ ok: false, reason: "rejected", detail: expect.stringMatching(detail) });
+      expect(result.ok ? undefined : result.status).toBe(status);
+    },
+  );
 
   it("counts any 2xx answer as sent (the SDK rejects all but 200)", async () => {
     const sendEmail = vi.fn<SendFn>(() => Promise.reject(new EmailJSResponseStatus(202, "Accepted")));
@@ -100,73 +102,14 @@ describe("EmailJS transport", () => {
   });
 });
 
-describe("outbox transport", () => {
-  let folder: string;
-  beforeEach(async () => {
-    folder = await mkdtemp(join(tmpdir(), "outbox-"));
-  });
-  afterEach(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
-
-  it("creates the folder and appends one JSON line with a timestamp per enquiry", async () => {
-    const path = join(folder, "nested", "deeper", "enquiries.jsonl");
-    const outbox = createOutboxTransport({
-      path,
-      recipient: "Team",
-      now: () => new Date("2026-01-02T03:04:05Z"),
-    });
-    expect(await outbox.send(enquiry)).toEqual({ ok: true });
-    expect(await outbox.send({ ...enquiry, name: "Second" })).toEqual({ ok: true });
-    const lines = (await readFile(path, "utf8")).split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[2]).toBe("");
-    expect(JSON.parse(lines[0] ?? "")).toEqual({
-      receivedAt: "2026-01-02T03:04:05.000Z",
-      to_name: "Team",
-      name: "Asha Rao",
-      email: "asha@example.in",
-      countryCode: "91",
-      phoneNumber: "9876543210",
-      message: enquiry.message,
-      from_name: "Asha Rao",
-    });
-    expect(JSON.parse(lines[1] ?? "").name).toBe("Second");
-  });
-
-  it("keeps 200 parallel enquiries as 200 intact lines", async () => {
-    const path = join(folder, "enquiries.jsonl");
-    const outbox = createOutboxTransport({ path, recipient: "Team" });
-    const big = "x".repeat(1500);
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, index) =>
-        outbox.send({ ...enquiry, name: `Visitor ${index}`, message: big }),
-      ),
-    );
-    expect(results.every((result) => result.ok)).toBe(true);
-    const lines = (await readFile(path, "utf8")).trimEnd().split("\n");
-    expect(lines).toHaveLength(200);
-    const names = lines.map((line) => JSON.parse(line).name as string);
-    expect(new Set(names).size).toBe(200);
-  });
-
-  it("reports a failure instead of throwing when it cannot write, and recovers", async () => {
-    const path = join(folder, "enquiries.jsonl");
-    const blocked = createOutboxTransport({ path: join(path, "child.jsonl"), recipient: "Team" });
-    await createOutboxTransport({ path, recipient: "Team" }).send(enquiry); // a file where a folder must be
-    expect(await blocked.send(enquiry)).toMatchObject({ ok: false, reason: "write-failed" });
-    expect(await createOutboxTransport({ path, recipient: "Team" }).send(enquiry)).toEqual({ ok: true });
-  });
-});
-
 describe("transport selection", () => {
-  it("uses the outbox when no EmailJS id is set, and says so", () => {
+  it("has no transport when no EmailJS id is set: the lead store is the inbox, and says so", () => {
     const lines: string[] = [];
-    const transport = selectTransport(parseEnv({ ENQUIRY_OUTBOX: "/tmp/x.jsonl" }), (line) =>
+    const transport = selectTransport(parseEnv({ ENQUIRY_STORE_DIR: "/srv/leads-data" }), (line) =>
       lines.push(line),
     );
-    expect(transport.name).toBe("outbox");
-    expect(lines).toEqual([expect.stringContaining("/tmp/x.jsonl")]);
+    expect(transport).toBeNull();
+    expect(lines).toEqual([expect.stringMatching(/inbox leads in \/srv\/leads-data/)]);
   });
 
   it("uses EmailJS when its three ids are set", () => {
@@ -180,7 +123,7 @@ describe("transport selection", () => {
       }),
       (line) => lines.push(line),
     );
-    expect(transport.name).toBe("emailjs");
+    expect(transport?.name).toBe("emailjs");
     expect(lines.join("\n")).toContain("EmailJS");
     expect(lines.join("\n")).not.toContain("k)");
   });
@@ -193,6 +136,6 @@ describe("transport selection", () => {
       (line) => warnings.push(line),
     );
     expect(warnings).toEqual([expect.stringMatching(/missing EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY/)]);
-    expect(await transport.send(enquiry)).toMatchObject({ ok: false, reason: "misconfigured" });
+    expect(await transport?.send(enquiry)).toMatchObject({ ok: false, reason: "misconfigured" });
   });
 });

@@ -10,7 +10,9 @@ describe("parseEnv", () => {
     expect(env).toMatchObject({
       PORT: 3000,
       EMAILJS_ORIGIN: "api.emailjs.com",
-      ENQUIRY_OUTBOX: "./data/enquiries.jsonl",
+      ENQUIRY_STORE_DIR: "./data",
+      ENQUIRY_RETENTION_DAYS: 90,
+      ENQUIRY_SEND_INTERVAL_MS: 1000,
       ENQUIRY_RATE_LIMIT: 5,
       ENQUIRY_RATE_WINDOW: 600,
       ENQUIRY_FLOOD_LIMIT: 300,

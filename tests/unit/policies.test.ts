@@ -6,6 +6,7 @@ import { formatPolicyDate } from "~/components/policy-page";
 import { policies, privacyPolicy, termsOfService } from "~/content/policies/index.server";
 import type { Policy, PolicyBlock } from "~/content/policies/types";
 import { site } from "~/content/site";
+import { parseEnv } from "~/env.server";
 
 const routes = ["/terms-conditions", "/privacy-policy", "/cookie-policy"];
 
@@ -117,5 +118,16 @@ describe("formatPolicyDate", () => {
   it("writes the date out in full, without locale or time-zone surprises", () => {
     expect(formatPolicyDate("2026-11-01")).toBe("1 November 2026");
     expect(formatPolicyDate("2027-01-31")).toBe("31 January 2027");
+  });
+});
+
+describe("the privacy policy and the lead store", () => {
+  it("states the retention the store applies by default (ENQUIRY_RETENTION_DAYS) and the 72 h of retries", () => {
+    const days = parseEnv({}, () => {}).ENQUIRY_RETENTION_DAYS;
+    const text = textsOf(privacyPolicy).join("\n");
+    expect(text).toContain(
+      `saved on our web server (your name, e-mail address, phone number and message, with the time it arrived and whether it has been delivered to our team) is deleted ${days} days after it arrived`,
+    );
+    expect(text).toContain("tries again for up to 72 hours");
   });
 });

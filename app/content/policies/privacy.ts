@@ -8,7 +8,7 @@ export const privacyPolicy: Policy = {
   path: "/privacy-policy",
   title: "Privacy Policy",
   summary: `What personal information ${site.name} collects through its website, how we use and protect it, how long we keep it, and your rights under the CCPA, the GDPR and India’s DPDP Act.`,
-  updated: "2026-11-01",
+  updated: "2026-11-23",
   intro: [
     {
       kind: "paragraph",
@@ -70,7 +70,7 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: "Enquiries are delivered to our team through an e-mail service provider that processes them on our behalf, only to deliver them, under a contract that requires it to keep them confidential and secure. Apart from such service providers, we share your information only when the law requires it, or with your permission.",
+          text: "When you send an enquiry, our web server first saves it in a folder on the server itself, so that it reaches us even when e-mail delivery fails for a while. The server then sends it to our team through an e-mail service provider that processes it on our behalf, only to deliver it, under a contract that requires it to keep it confidential and secure; if the provider is unavailable, the server tries again for up to 72 hours. Apart from such service providers, we share your information only when the law requires it, or with your permission.",
         },
       ],
     },
@@ -184,6 +184,10 @@ export const privacyPolicy: Policy = {
         {
           kind: "paragraph",
           text: "We keep enquiries for as long as we need them to answer you and to follow up on a possible project, and for no more than two years after our last contact with you unless you become a client. Client correspondence is kept for as long as our contract and Indian tax and accounting law require.",
+        },
+        {
+          kind: "paragraph",
+          text: "The copy of your enquiry saved on our web server (your name, e-mail address, phone number and message, with the time it arrived and whether it has been delivered to our team) is deleted 90 days after it arrived. The only exception is an enquiry still being delivered at that point, which is deleted as soon as delivery ends.",
         },
         {
           kind: "paragraph",

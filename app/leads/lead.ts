@@ -1,0 +1,59 @@
+import type { EnquiryMessage } from "../mail/types";
+
+/**
+ * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
+ * refused it for good, or 72 h of retries ran out; `inbox`: kept while no EmailJS is configured,
+ * so the store itself is where the team reads it.
+ */
+export const LEAD_STATES = ["pending", "sent", "failed", "inbox"] as const;
+export type LeadState = (typeof LEAD_STATES)[number];
+
+/** One enquiry as the lead store keeps it: one JSON file per lead. */
+export interface Lead {
+  id: string;
+  /** ISO time the visitor's enquiry was stored. */
+  receivedAt: string;
+  state: LeadState;
+  attempts: number;
+  lastError: string | null;
+  /** ISO time of the next delivery attempt of a `pending` lead. */
+  nextAttemptAt: string;
+  /** ISO time the current round of retries began: the 72 h limit counts from here. */
+  queuedAt: string;
+  enquiry: EnquiryMessage;
+}
+
+const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
+
+/** The lead a file holds, or null when the text is not a complete lead record. */
+export function parseLead(text: string): Lead | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const lead = value as Record<string, unknown>;
+  const enquiry = lead.enquiry as Record<string, unknown> | null | undefined;
+  const complete =
+    typeof lead.id === "string" &&
+    typeof lead.receivedAt === "string" &&
+    LEAD_STATES.includes(lead.state as LeadState) &&
+    typeof lead.attempts === "number" &&
+    (lead.lastError === null || typeof lead.lastError === "string") &&
+    typeof lead.nextAttemptAt === "string" &&
+    typeof lead.queuedAt === "string" &&
+    typeof enquiry === "object" &&
+    enquiry !== null &&
+    ENQUIRY_FIELDS.every((field) => typeof enquiry[field] === "string");
+  return complete ? (value as Lead) : null;
+}
+
+/** The log line of a state change: never the visitor's words, name, e-mail or phone. */
+export function logLeadState(
+  lead: Pick<Lead, "id" | "state" | "attempts">,
+  state: string = lead.state,
+): void {
+  console.log(JSON.stringify({ event: "lead", id: lead.id, state, attempts: lead.attempts }));
+}
