@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { deferHydration } from "~/defer-hydration.server";
-import { env } from "~/env.server";
+import { env, warnIfSiteUrlMissing } from "~/env.server";
 import { stopLeadDelivery } from "~/leads/leads.server";
 import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders, createNonce } from "~/security.server";
@@ -23,6 +23,7 @@ const renderTimeout = 5_000;
 
 const staticDocuments = new StaticDocumentCache();
 
+warnIfSiteUrlMissing();
 attachToHttpServer();
 drainOnSignal({ deadlineMs: env.SHUTDOWN_DEADLINE * 1000, onDrain: stopLeadDelivery });
 

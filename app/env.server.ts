@@ -69,14 +69,23 @@ export function parseEnv(
       `config: TRUST_PROXY=${trustProxy} is deprecated; it now takes the number of proxies in front: use TRUST_PROXY=${parsed.TRUST_PROXY}`,
     );
   }
-  if (parsed.NODE_ENV === "production" && !source.SITE_URL?.trim()) {
-    // The site still serves (so `npm start` works with no configuration), but a deployment
-    // would tell search engines and social cards that it lives on localhost.
-    log(
-      `config: SITE_URL is not set, so canonical links, the sitemap and Open Graph tags point at ${parsed.SITE_URL}; set SITE_URL to the site's public origin, e.g. https://www.example.com`,
-    );
-  }
   return parsed;
+}
+
+/**
+ * Said once when the server starts (not by the command-line tools that read the same
+ * environment): in production without SITE_URL the site still serves, so `npm start` works
+ * with no configuration, but it would tell search engines and social cards it lives on localhost.
+ */
+export function warnIfSiteUrlMissing(
+  source: Record<string, string | undefined> = process.env,
+  config: Env = env,
+  log: (line: string) => void = console.error,
+): void {
+  if (config.NODE_ENV !== "production" || source.SITE_URL?.trim()) return;
+  log(
+    `config: SITE_URL is not set, so canonical links, the sitemap and Open Graph tags point at ${config.SITE_URL}; set SITE_URL to the site's public origin, e.g. https://www.example.com`,
+  );
 }
 
 export const env: Env = parseEnv(process.env);

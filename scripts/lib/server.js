@@ -9,13 +9,17 @@ import { fileURLToPath } from "node:url";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
 
-/** Builds the site when build/ or public/build/ is missing (like `npm start`). */
+const buildOutputs = ["build/index.js", "build/leads.js", "public/build"];
+
+/** Builds the site when any part of the build is missing (like `npm start`), as `npm run build` does. */
 export function ensureBuild() {
-  if (existsSync(join(root, "build", "index.js")) && existsSync(join(root, "public", "build"))) return;
-  console.log("No build found: building the site first (remix build).");
+  if (buildOutputs.every((output) => existsSync(join(root, output)))) return;
+  console.log("No build found: building the site first (remix build, then the leads command).");
   const remix = join(dirname(require.resolve("@remix-run/dev/package.json")), "dist", "cli.js");
-  const build = spawnSync(process.execPath, [remix, "build"], { cwd: root, stdio: "inherit" });
-  if (build.status !== 0) throw new Error(`remix build failed with ${build.status}`);
+  for (const args of [[remix, "build"], [join(root, "scripts", "build-leads.js")]]) {
+    const build = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error(`${args.join(" ")} failed with ${build.status}`);
+  }
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 // No browser here: the plain runner, not the page fixtures.
 import { expect, test } from "@playwright/test";
+import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { freePort, startServer } from "../support/server";
 
 /**
@@ -169,7 +170,9 @@ test("the image's files, installed and started as its CMD starts them, serve the
 
     const [executable, ...rest] = command;
     expect(executable).toBe("node");
-    const server = await startServer({ cwd: folder, command: [process.execPath, ...rest], env });
+    // The lead store where the image keeps it: the /app/data volume.
+    const runtimeEnv = { ...env, ENQUIRY_STORE_DIR: join(folder, "data") };
+    const server = await startServer({ cwd: folder, command: [process.execPath, ...rest], env: runtimeEnv });
     try {
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
@@ -193,6 +196,25 @@ test("the image's files, installed and started as its CMD starts them, serve the
       const policy = await fetch(`${server.url}/privacy-policy`);
       expect(policy.status).toBe(200);
       expect(await policy.text()).toContain("<h1");
+
+      // An enquiry is kept in the volume, and the operator's command in the image lists it.
+      const values = validEnquiry();
+      const posted = await fetch(`${server.url}/?index`, {
+        method: "POST",
+        body: new URLSearchParams(enquiryBody(values)),
+        redirect: "manual",
+      });
+      expect(posted.status).toBe(303);
+      const { stdout } = await promisify(execFile)("npm", ["run", "-s", "leads", "--", "--json"], {
+        cwd: folder,
+        env: { ...process.env, ...runtimeEnv },
+      });
+      expect(
+        stdout
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      ).toMatchObject([{ state: "inbox", name: values.name, email: values.email }]);
 
       // The HEALTHCHECK command itself passes against this server, and fails with none.
       const script = /CMD node -e "(.*)"$/.exec(one("HEALTHCHECK").args)?.[1] ?? "";

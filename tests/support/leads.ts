@@ -40,11 +40,11 @@ export function requestsFor(fake: FakeEmailJs, name: string) {
   );
 }
 
-/** Runs `npm run leads -- ...args` (vite-node scripts/leads.ts) against `storeDir`. */
+/** Runs the built `npm run leads -- ...args` (build/leads.js, as in the image) against `storeDir`. */
 export async function runLeadsCli(storeDir: string, args: string[] = []): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [join(process.cwd(), "node_modules/vite-node/vite-node.mjs"), "scripts/leads.ts", ...args],
+    [join(process.cwd(), "build/leads.js"), ...args],
     {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ENQUIRY_STORE_DIR: storeDir },

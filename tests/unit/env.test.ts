@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "~/env.server";
+import { parseEnv, warnIfSiteUrlMissing } from "~/env.server";
 
 describe("parseEnv", () => {
-  it("applies every default on an empty environment, warning once that SITE_URL is not set", () => {
+  it("applies every default on an empty environment", () => {
     const lines: string[] = [];
     const env = parseEnv({}, (line) => lines.push(line));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^config: SITE_URL is not set, .*http:\/\/localhost:3000; set SITE_URL/);
+    expect(lines).toEqual([]);
     expect(env).toMatchObject({
       PORT: 3000,
       EMAILJS_ORIGIN: "api.emailjs.com",
@@ -41,20 +40,19 @@ describe("parseEnv", () => {
   });
 
   it("counts proxies in TRUST_PROXY and reads the old true/false with a deprecation line", () => {
-    expect(parseEnv({ TRUST_PROXY: "2" }, () => {}).TRUST_PROXY).toBe(2);
-    const site = { SITE_URL: "https://www.example.in" };
+    expect(parseEnv({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
     for (const [raw, count] of [
       ["true", 1],
       ["false", 0],
     ] as const) {
       const lines: string[] = [];
-      expect(parseEnv({ ...site, TRUST_PROXY: raw }, (line) => lines.push(line)).TRUST_PROXY).toBe(count);
+      expect(parseEnv({ TRUST_PROXY: raw }, (line) => lines.push(line)).TRUST_PROXY).toBe(count);
       expect(lines).toEqual([
         `config: TRUST_PROXY=${raw} is deprecated; it now takes the number of proxies in front: use TRUST_PROXY=${count}`,
       ]);
     }
     const lines: string[] = [];
-    expect(parseEnv({ ...site, TRUST_PROXY: "yes" }, (line) => lines.push(line)).TRUST_PROXY).toBe(0);
+    expect(parseEnv({ TRUST_PROXY: "yes" }, (line) => lines.push(line)).TRUST_PROXY).toBe(0);
     expect(lines[0]).toMatch(/^config: TRUST_PROXY="yes" is invalid/);
   });
 
@@ -73,13 +71,15 @@ describe("parseEnv", () => {
     expect(env.EMAILJS_ORIGIN).toBe("api.emailjs.com");
   });
 
-  it("warns about a missing SITE_URL only in production", () => {
+  it("warns once at start about a missing SITE_URL, only in production", () => {
     const warnings = (source: Record<string, string>) => {
       const lines: string[] = [];
-      parseEnv(source, (line) => lines.push(line));
-      return lines.filter((line) => line.includes("SITE_URL"));
+      warnIfSiteUrlMissing(source, parseEnv(source, () => {}), (line) => lines.push(line));
+      return lines;
     };
-    expect(warnings({ NODE_ENV: "production" })).toHaveLength(1);
+    expect(warnings({ NODE_ENV: "production" })).toEqual([
+      "config: SITE_URL is not set, so canonical links, the sitemap and Open Graph tags point at http://localhost:3000; set SITE_URL to the site's public origin, e.g. https://www.example.com",
+    ]);
     expect(warnings({ NODE_ENV: "production", SITE_URL: "  " })).toHaveLength(1);
     expect(warnings({ NODE_ENV: "production", SITE_URL: "https://www.example.in" })).toEqual([]);
     expect(warnings({ NODE_ENV: "development" })).toEqual([]);
