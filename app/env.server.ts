@@ -27,6 +27,10 @@ const schema = {
   ENQUIRY_OUTBOX: z.string().trim().min(1).default("./data/enquiries.jsonl"),
   ENQUIRY_RATE_LIMIT: z.coerce.number().int().min(0).default(5),
   ENQUIRY_RATE_WINDOW: z.coerce.number().int().min(1).default(600),
+  ENQUIRY_STORE_DIR: z.string().trim().min(1).default("./data"),
+  VITALS_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+  VITALS_RATE_WINDOW: z.coerce.number().int().min(1).default(600),
+  VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
   TRUST_PROXY: flag.default(false),
   SITE_URL: z
     .url({ protocol: /^https?$/ })

@@ -1,0 +1,74 @@
+import { type MetricType, onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";
+import { type Beacon, deviceClassOf, routeOf, VITALS_ENDPOINT } from "~/vitals/metrics";
+
+/**
+ * Collects the page view's Core Web Vitals and sends them in ONE beacon the first time the
+ * page is hidden (the visitor switches tab, navigates away or closes it): by then LCP is
+ * final and CLS and INP have their values for the visit so far. A page restored from the
+ * back/forward cache is a new page view and reports again.
+ */
+export function reportVitals(): void {
+  const route = routeOf(window.location.pathname);
+  const device = deviceClassOf(window.innerWidth);
+  let metrics = new Map<MetricType["name"], MetricType>();
+  let sent = false;
+
+  // Registered before web-vitals' own listener, so the restored page's first metrics land
+  // in the fresh batch instead of being cleared with the old one.
+  window.addEventListener(
+    "pageshow",
+    (event) => {
+      if (!event.persisted) return;
+      metrics = new Map();
+      sent = false;
+    },
+    { capture: true },
+  );
+
+  const record = (metric: MetricType) => {
+    metrics.set(metric.name, metric);
+  };
+  onLCP(record);
+  onINP(record);
+  onCLS(record);
+  onFCP(record);
+  onTTFB(record);
+
+  // web-vitals reports on `visibilitychange` in the capture phase at the window; this
+  // listener runs later, at the document, so the batch already holds the final values.
+  const flush = () => {
+    const list = [...metrics.values()];
+    const first = list[0];
+    if (sent || !first) return;
+    sent = true;
+    const beacon: Beacon = {
+      route,
+      device,
+      navigationType: first.navigationType,
+      metrics: list.map((metric) => ({
+        name: metric.name,
+        value: metric.name === "CLS" ? Math.round(metric.value * 10_000) / 10_000 : Math.round(metric.value),
+        rating: metric.rating,
+      })),
+    };
+    send(JSON.stringify(beacon));
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") flush();
+  });
+  // Safari does not always fire `visibilitychange` when a page is unloaded.
+  window.addEventListener("pagehide", flush);
+}
+
+function send(body: string): void {
+  if (navigator.sendBeacon?.(VITALS_ENDPOINT, new Blob([body], { type: "application/json" }))) return;
+  fetch(VITALS_ENDPOINT, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/json" },
+    keepalive: true,
+    credentials: "omit",
+  }).catch(() => {
+    // Best effort: a lost beacon costs the visitor nothing, and there is no one to tell.
+  });
+}
