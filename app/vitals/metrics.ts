@@ -69,6 +69,18 @@ export interface Beacon {
   metrics: BeaconMetric[];
 }
 
+/** One stored metric: what was measured where, never who measured it. */
+export interface VitalsRecord {
+  /** The hour it arrived (ISO 8601, minutes dropped). */
+  at: string;
+  route: VitalsRoute;
+  device: DeviceClass;
+  nav: NavigationType;
+  metric: MetricName;
+  value: number;
+  rating: Rating;
+}
+
 /** The route a page path belongs to; a path no page claims is the 404 page. */
 export function routeOf(pathname: string): VitalsRoute {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;

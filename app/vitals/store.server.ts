@@ -1,18 +1,6 @@
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { type Beacon, rate } from "~/vitals/metrics";
-
-/** One stored metric: what was measured where, never who measured it. */
-export interface VitalsRecord {
-  /** The hour it arrived (ISO 8601, minutes dropped). */
-  at: string;
-  route: Beacon["route"];
-  device: Beacon["device"];
-  nav: Beacon["navigationType"];
-  metric: Beacon["metrics"][number]["name"];
-  value: number;
-  rating: Beacon["metrics"][number]["rating"];
-}
+import { type Beacon, rate, type VitalsRecord } from "~/vitals/metrics";
 
 export const VITALS_FILE = "vitals.jsonl";
 export const PREVIOUS_VITALS_FILE = "vitals.1.jsonl";
