@@ -47,6 +47,7 @@ export default defineConfig({
       HOST: "127.0.0.1",
       NODE_ENV: "production",
       ENQUIRY_OUTBOX: `test-results/outbox-${port}.jsonl`,
+      ENQUIRY_STORE_DIR: `test-results/data-${port}`,
       ENQUIRY_RATE_LIMIT: "0",
       SITE_URL: "https://www.nirmaan.digital",
     },

@@ -3,9 +3,9 @@ import { type Beacon, deviceClassOf, routeOf, VITALS_ENDPOINT } from "~/vitals/m
 
 /**
  * Collects the page view's Core Web Vitals and sends them in ONE beacon the first time the
- * page is hidden (the visitor switches tab, navigates away or closes it): by then LCP is
- * final and CLS and INP have their values for the visit so far. A page restored from the
- * back/forward cache is a new page view and reports again.
+ * page is hidden (the visitor switches tab, navigates away or closes it), as web-vitals
+ * recommends: by then LCP is final and CLS and INP have their values for the visit so far.
+ * A page restored from the back/forward cache is a new page view and reports again.
  */
 export function reportVitals(): void {
   const route = routeOf(window.location.pathname);
@@ -53,11 +53,12 @@ export function reportVitals(): void {
     };
     send(JSON.stringify(beacon));
   };
+  // Only `visibilitychange`, never `pagehide`: on a navigation the browser fires `pagehide`
+  // first, before web-vitals has finalised LCP, CLS and INP (which it does on becoming
+  // hidden). Every current browser, Safari since 14.1, fires it when a page is unloaded.
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") flush();
   });
-  // Safari does not always fire `visibilitychange` when a page is unloaded.
-  window.addEventListener("pagehide", flush);
 }
 
 function send(body: string): void {
