@@ -8,7 +8,7 @@ export const privacyPolicy: Policy = {
   path: "/privacy-policy",
   title: "Privacy Policy",
   summary: `What personal information ${site.name} collects through its website, how we use and protect it, how long we keep it, and your rights under the CCPA, the GDPR and India’s DPDP Act.`,
-  updated: "2026-11-01",
+  updated: "2026-11-23",
   intro: [
     {
       kind: "paragraph",
@@ -94,6 +94,33 @@ export const privacyPolicy: Policy = {
         {
           kind: "paragraph",
           text: "This information is not linked to anything that identifies you personally. We use it to keep the service secure (for example, to limit how many enquiries one address can send in a short time), to diagnose faults and to understand overall traffic.",
+        },
+      ],
+    },
+    {
+      heading: "Page-speed measurements",
+      blocks: [
+        {
+          kind: "paragraph",
+          text: "To learn how fast the website is for real visitors, and not only in our own tests, your browser measures how quickly each page appears and responds to you, using Google’s open-source web-vitals code served from our own server. The first time you leave a page or switch away from it, your browser sends these figures once to our server, and to no one else:",
+        },
+        {
+          kind: "list",
+          items: [
+            "which of our pages it was (any other address is recorded only as “a missing page”);",
+            "how long the server took to answer, how long the page took to show its first and its largest content, how much its layout shifted while loading, and how quickly it responded to your clicks, taps and key presses (the Core Web Vitals: TTFB, FCP, LCP, CLS and INP), each rated good, needs improvement or poor;",
+            "whether the page was opened, reloaded or reached with the Back button;",
+            "whether the browser window is phone-, tablet- or desktop-sized, judged from its width;",
+            "the hour in which the figures arrived.",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "These measurements are anonymous. We store them without your IP address, without your browser type and without any cookie or identifier, so they cannot be linked to you, or to one another. No cookie is used and nothing is stored in your browser. We keep them for at most 28 days and then delete them automatically; the file that holds them also has a fixed maximum size, and when it is full the oldest figures are deleted first. We use them only as totals, to find and fix slow pages.",
+        },
+        {
+          kind: "paragraph",
+          text: "Nothing is measured or sent when JavaScript is turned off, or when your browser sends a Global Privacy Control or Do Not Track signal. The request that carries the figures is recorded in our log files like any other request, as described above.",
         },
       ],
     },
