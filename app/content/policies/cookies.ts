@@ -8,7 +8,7 @@ export const cookiePolicy: Policy = {
   path: "/cookie-policy",
   title: "Cookie Policy",
   summary: `Which cookies the ${site.name} website uses — only strictly necessary ones, no statistics, marketing or social media cookies — how consent works and how to control cookies in your browser.`,
-  updated: "2026-11-23",
+  updated: "2026-11-01",
   intro: [
     {
       kind: "paragraph",

@@ -8,7 +8,7 @@ export const privacyPolicy: Policy = {
   path: "/privacy-policy",
   title: "Privacy Policy",
   summary: `What personal information ${site.name} collects through its website, how we use and protect it, how long we keep it, and your rights under the CCPA, the GDPR and India’s DPDP Act.`,
-  updated: "2026-11-23",
+  updated: "2026-11-01",
   intro: [
     {
       kind: "paragraph",
@@ -95,14 +95,9 @@ export const privacyPolicy: Policy = {
           kind: "paragraph",
           text: "This information is not linked to anything that identifies you personally. We use it to keep the service secure (for example, to limit how many enquiries one address can send in a short time), to diagnose faults and to understand overall traffic.",
         },
-      ],
-    },
-    {
-      heading: "Page-speed measurements",
-      blocks: [
         {
           kind: "paragraph",
-          text: "To learn how fast the website is for real visitors, and not only in our own tests, your browser measures how quickly each page appears and responds to you, using Google’s open-source web-vitals code served from our own server. The first time you leave a page or switch away from it, your browser sends these figures once to our server, and to no one else:",
+          text: "Page-speed measurements. To learn how fast the website is for real visitors, and not only in our own tests, your browser measures how quickly each page appears and responds to you, using Google’s open-source web-vitals code served from our own server. The first time you leave a page or switch away from it, your browser sends these figures once to our server, and to no one else:",
         },
         {
           kind: "list",
@@ -120,7 +115,7 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: "Nothing is measured or sent when JavaScript is turned off, or when your browser sends a Global Privacy Control or Do Not Track signal. The request that carries the figures is recorded in our log files like any other request, as described above.",
+          text: "Nothing is measured or sent when JavaScript is turned off, or when your browser sends a Global Privacy Control or Do Not Track signal. The request that carries the figures is recorded in the log files like any other request.",
         },
       ],
     },
