@@ -61,8 +61,17 @@ export function reportVitals(): void {
   });
 }
 
+function queuedAsBeacon(body: string): boolean {
+  try {
+    return navigator.sendBeacon?.(VITALS_ENDPOINT, new Blob([body], { type: "application/json" })) === true;
+  } catch {
+    // Some older Chromium releases throw for a JSON Blob instead of sending it.
+    return false;
+  }
+}
+
 function send(body: string): void {
-  if (navigator.sendBeacon?.(VITALS_ENDPOINT, new Blob([body], { type: "application/json" }))) return;
+  if (queuedAsBeacon(body)) return;
   fetch(VITALS_ENDPOINT, {
     method: "POST",
     body,
