@@ -47,7 +47,7 @@ function chart(metric: MetricName, values: readonly number[]): string {
   );
   for (const tick of [0, good, poor, max]) {
     parts.push(
-      `<text x="${x(tick).toFixed(1)}" y="${bottom + 16}" text-anchor="middle">${escapeHtml(formatValue(metric, tick))}${tick === max ? "+" : ""}</text>`,
+      `<text x="${x(tick).toFixed(1)}" y="${bottom + 16}" text-anchor="${tick === max ? "end" : "middle"}">${escapeHtml(formatValue(metric, tick))}${tick === max ? "+" : ""}</text>`,
     );
   }
   parts.push(`<text x="${CHART.left - 6}" y="${CHART.top + 10}" text-anchor="end">${highest}</text>`);
@@ -71,7 +71,7 @@ body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left}
-td.n{text-align:right}
+.n{text-align:right}
 .good{background:#d7f5e3}.needs-improvement{background:#fdefc8}.poor{background:#fbd9d6}
 svg{width:100%;height:auto;font-size:11px;font-family:system-ui,sans-serif}
 figure{margin:1rem 0}figcaption{font-size:.9rem;color:#444}
@@ -88,7 +88,7 @@ export function renderReport(summary: Summary): string {
   );
   const table =
     rows.length > 0
-      ? `<table><thead><tr><th scope="col">route</th><th scope="col">device</th><th scope="col">metric</th><th scope="col">p75</th><th scope="col">rating</th><th scope="col">samples</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+      ? `<table><thead><tr><th scope="col">route</th><th scope="col">device</th><th scope="col">metric</th><th scope="col" class="n">p75</th><th scope="col">rating</th><th scope="col" class="n">samples</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
       : "<p>No samples in this period.</p>";
   const charts = METRIC_NAMES.map(
     (metric) =>
