@@ -111,7 +111,7 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: "These measurements are anonymous. We store them without your IP address, without your browser type and without any cookie or identifier, so they cannot be linked to you, or to one another. No cookie is used and nothing is stored in your browser. We keep them for at most 28 days and then delete them automatically; the file that holds them also has a fixed maximum size, and when it is full the oldest figures are deleted first. We use them only as totals, to find and fix slow pages.",
+          text: "These measurements are anonymous. We store them without your IP address, without your browser type and without any cookie or identifier, so they cannot be linked to you. No cookie is used and nothing is stored in your browser. We keep them for at most 28 days and then delete them automatically; the file that holds them also has a fixed maximum size, and when it is full the oldest figures are deleted first. We use them only as totals, to find and fix slow pages.",
         },
         {
           kind: "paragraph",
