@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { scheduleVitalsReporting } from "~/vitals/schedule-reporting.client";
 
 declare global {
   interface Window {
@@ -28,3 +29,5 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+
+scheduleVitalsReporting();

@@ -11,7 +11,7 @@ import {
   type EnquiryLoaderData,
   type NoticeKind,
 } from "~/enquiry/notices";
-import { clientAddress, createEnquiryBudget } from "~/enquiry/rate-limit.server";
+import { clientAddress, createBudget } from "~/enquiry/rate-limit.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import { env } from "~/env.server";
 import { keepLead } from "~/leads/leads.server";
@@ -29,7 +29,7 @@ type Attempt =
   | { kind: "limited"; retryAfterSeconds: number }
   | { kind: "failed"; result: SendResult | null };
 
-const budget = createEnquiryBudget({
+const budget = createBudget({
   perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
   site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
 });

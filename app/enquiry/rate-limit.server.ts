@@ -95,11 +95,11 @@ export function createRateLimiter(options: {
 }
 
 /**
- * The enquiry budgets: per client where the client is known, and one site-wide flood level
+ * Budgets (enquiries, beacons): per client where the client is known, and one site-wide flood level
  * that holds for everyone. A `null` client (no trustworthy address) is never refused for
  * another visitor's traffic below the flood level.
  */
-export function createEnquiryBudget(options: {
+export function createBudget(options: {
   perClient: { limit: number; windowMs: number };
   site: { limit: number; windowMs: number };
   now?: () => number;

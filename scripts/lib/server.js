@@ -9,14 +9,14 @@ import { fileURLToPath } from "node:url";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
 
-const buildOutputs = ["build/index.js", "build/leads.js", "public/build"];
+const buildOutputs = ["build/index.js", "build/leads.js", "build/vitals.js", "public/build"];
 
 /** Builds the site when any part of the build is missing (like `npm start`), as `npm run build` does. */
 export function ensureBuild() {
   if (buildOutputs.every((output) => existsSync(join(root, output)))) return;
-  console.log("No build found: building the site first (remix build, then the leads command).");
+  console.log("No build found: building the site first (remix build, then the operator commands).");
   const remix = join(dirname(require.resolve("@remix-run/dev/package.json")), "dist", "cli.js");
-  for (const args of [[remix, "build"], [join(root, "scripts", "build-leads.js")]]) {
+  for (const args of [[remix, "build"], [join(root, "scripts", "build-commands.js")]]) {
     const build = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
     if (build.status !== 0) throw new Error(`${args.join(" ")} failed with ${build.status}`);
   }

@@ -71,8 +71,15 @@ async function expectPolicyPage(page: Page, { policy, title, headings }: (typeof
   const article = page.getByRole("article");
   await expect(article.getByRole("heading", { level: 1 })).toHaveText(title);
   const updated = article.getByText(/^Last updated/);
-  await expect(updated).toHaveText("Last updated 1 November 2026");
-  await expect(updated.locator("time")).toHaveAttribute("datetime", "2026-11-01");
+  // The date each policy's content gives, spelt out independently of the page's own formatter.
+  const spelt = new Date(`${policy.updated}T00:00:00Z`).toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+  await expect(updated).toHaveText(`Last updated ${spelt}`);
+  await expect(updated.locator("time")).toHaveAttribute("datetime", policy.updated);
   await expect(article.getByRole("heading", { level: 2 })).toHaveText(headings);
   await expect(article.getByRole("link", { name: "hello@nirmaan.digital" }).last()).toHaveAttribute(
     "href",

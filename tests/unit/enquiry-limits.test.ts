@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
 import {
   clientAddress,
-  createEnquiryBudget,
+  createBudget,
   createRateLimiter,
   type RateLimiter,
 } from "~/enquiry/rate-limit.server";
@@ -75,7 +75,7 @@ describe("rate limiter", () => {
 describe("enquiry budget", () => {
   const make = () => {
     let time = 0;
-    const budget = createEnquiryBudget({
+    const budget = createBudget({
       perClient: { limit: 2, windowMs: 600_000 },
       site: { limit: 5, windowMs: 600_000 },
       now: () => time,

@@ -74,7 +74,11 @@ describe("parseEnv", () => {
   it("warns once at start about a missing SITE_URL, only in production", () => {
     const warnings = (source: Record<string, string>) => {
       const lines: string[] = [];
-      warnIfSiteUrlMissing(source, parseEnv(source, () => {}), (line) => lines.push(line));
+      warnIfSiteUrlMissing(
+        source,
+        parseEnv(source, () => {}),
+        (line) => lines.push(line),
+      );
       return lines;
     };
     expect(warnings({ NODE_ENV: "production" })).toEqual([

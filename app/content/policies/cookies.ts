@@ -8,7 +8,7 @@ export const cookiePolicy: Policy = {
   path: "/cookie-policy",
   title: "Cookie Policy",
   summary: `Which cookies the ${site.name} website uses — only strictly necessary ones, no statistics, marketing or social media cookies — how consent works and how to control cookies in your browser.`,
-  updated: "2026-11-01",
+  updated: "2026-11-23",
   intro: [
     {
       kind: "paragraph",
@@ -64,6 +64,10 @@ export const cookiePolicy: Policy = {
         {
           kind: "paragraph",
           text: "We set no statistics, marketing or social media cookies, and we do not embed content, fonts or scripts from other companies, so no third party can set cookies through our pages. If you never send an enquiry, the website sets no cookies at all.",
+        },
+        {
+          kind: "paragraph",
+          text: "The anonymous page-speed measurements described in our [Privacy Policy](/privacy-policy) (how fast each page loads and responds, kept for at most 28 days) use no cookie and store nothing in your browser, and your browser sends none when it has Global Privacy Control or Do Not Track turned on.",
         },
       ],
     },

@@ -95,6 +95,28 @@ export const privacyPolicy: Policy = {
           kind: "paragraph",
           text: "This information is not linked to anything that identifies you personally. We use it to keep the service secure (for example, to limit how many enquiries one address can send in a short time), to diagnose faults and to understand overall traffic.",
         },
+        {
+          kind: "paragraph",
+          text: "Page-speed measurements. To learn how fast the website is for real visitors, and not only in our own tests, your browser measures how quickly each page appears and responds to you, using Google’s open-source web-vitals code served from our own server. The first time you leave a page or switch away from it, your browser sends these figures once to our server, and to no one else:",
+        },
+        {
+          kind: "list",
+          items: [
+            "which of our pages it was (any other address is recorded only as “a missing page”);",
+            "how long the server took to answer, how long the page took to show its first and its largest content, how much its layout shifted while loading, and how quickly it responded to your clicks, taps and key presses (the Core Web Vitals: TTFB, FCP, LCP, CLS and INP), each rated good, needs improvement or poor;",
+            "whether the page was opened, reloaded or reached with the Back button;",
+            "whether the browser window is phone-, tablet- or desktop-sized, judged from its width;",
+            "the hour in which the figures arrived.",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "These measurements are anonymous. We store them without your IP address, without your browser type and without any cookie or identifier, so they cannot be linked to you. No cookie is used and nothing is stored in your browser. We keep them for at most 28 days and then delete them automatically; the file that holds them also has a fixed maximum size, and when it is full the oldest figures are deleted first. We use them only as totals, to find and fix slow pages.",
+        },
+        {
+          kind: "paragraph",
+          text: "Nothing is measured or sent when JavaScript is turned off, or when your browser sends a Global Privacy Control or Do Not Track signal. The request that carries the figures is recorded in the log files like any other request.",
+        },
       ],
     },
     {
@@ -102,7 +124,7 @@ export const privacyPolicy: Policy = {
       blocks: [
         {
           kind: "paragraph",
-          text: "This website shows no advertisements. We work with no advertising partners or ad networks, and we use no tracking pixels, web beacons or third-party analytics. Every page, font and image is served from our own server, so no other company learns about your visit from us.",
+          text: "This website shows no advertisements. We work with no advertising partners or ad networks, and we use no tracking pixels, advertising beacons or third-party analytics: the only measurement is our own anonymous page-speed report, described under “Log files”. Every page, font and image is served from our own server, so no other company learns about your visit from us.",
         },
         {
           kind: "paragraph",

@@ -1,0 +1,190 @@
+import {
+  DEVICE_CLASSES,
+  METRIC_NAMES,
+  type MetricName,
+  NAVIGATION_TYPES,
+  type Rating,
+  rate,
+  THRESHOLDS,
+  VITALS_ROUTES,
+  type VitalsRecord,
+} from "~/vitals/metrics";
+
+/** The period the summary covers, as in Google's Chrome UX Report. */
+export const SUMMARY_WINDOW_MS = 28 * 24 * 60 * 60 * 1000;
+
+/**
+ * The p-th percentile by the nearest-rank method: the smallest value such that at least p %
+ * of the sample is at or below it, i.e. the ⌈p/100 × n⌉-th smallest. Always one of the
+ * sample's own values; NaN for an empty sample.
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] as number;
+}
+
+/** The stored lines that are well-formed records; anything else (a torn last line) is skipped. */
+export function parseRecords(text: string): VitalsRecord[] {
+  const records: VitalsRecord[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const record = JSON.parse(line) as Partial<VitalsRecord>;
+      if (isRecord(record)) records.push(record);
+    } catch {
+      // A line torn by a crash: the rest of the file is still good.
+    }
+  }
+  return records;
+}
+
+function isRecord(record: Partial<VitalsRecord>): record is VitalsRecord {
+  return (
+    typeof record.at === "string" &&
+    Number.isFinite(Date.parse(record.at)) &&
+    VITALS_ROUTES.some((route) => route === record.route) &&
+    DEVICE_CLASSES.some((device) => device === record.device) &&
+    NAVIGATION_TYPES.some((nav) => nav === record.nav) &&
+    METRIC_NAMES.some((name) => name === record.metric) &&
+    typeof record.value === "number" &&
+    Number.isFinite(record.value)
+  );
+}
+
+export interface MetricSummary {
+  metric: MetricName;
+  p75: number;
+  rating: Rating;
+  samples: number;
+}
+
+export interface GroupSummary {
+  route: VitalsRecord["route"];
+  device: VitalsRecord["device"];
+  metrics: MetricSummary[];
+}
+
+export interface Summary {
+  from: Date;
+  to: Date;
+  samples: number;
+  /** Per route (the site's order) and device class (mobile first), groups with samples only. */
+  groups: GroupSummary[];
+  /** Every value in the window per metric, all routes and devices together. */
+  values: Record<MetricName, number[]>;
+}
+
+function summariseMetric(metric: MetricName, values: readonly number[]): MetricSummary {
+  const p75 = percentile(values, 75);
+  return { metric, p75, rating: rate(metric, p75), samples: values.length };
+}
+
+/** The 75th percentile of each metric per route and device over the 28 days before `now`. */
+export function summarise(records: readonly VitalsRecord[], now: Date): Summary {
+  const from = new Date(now.getTime() - SUMMARY_WINDOW_MS);
+  const recent = records.filter((record) => {
+    const at = Date.parse(record.at);
+    return at >= from.getTime() && at <= now.getTime();
+  });
+  const values = Object.fromEntries(METRIC_NAMES.map((name) => [name, [] as number[]])) as Record<
+    MetricName,
+    number[]
+  >;
+  for (const record of recent) values[record.metric].push(record.value);
+
+  const groups: GroupSummary[] = [];
+  for (const route of VITALS_ROUTES) {
+    for (const device of DEVICE_CLASSES) {
+      const inGroup = recent.filter((record) => record.route === route && record.device === device);
+      if (inGroup.length === 0) continue;
+      const metrics: MetricSummary[] = [];
+      for (const name of METRIC_NAMES) {
+        const sample = inGroup.filter((record) => record.metric === name).map((record) => record.value);
+        if (sample.length > 0) metrics.push(summariseMetric(name, sample));
+      }
+      groups.push({ route, device, metrics });
+    }
+  }
+  return { from, to: now, samples: recent.length, groups, values };
+}
+
+/** A value as the operator reads it: CLS unitless to three places, the rest in whole ms. */
+export function formatValue(metric: MetricName, value: number): string {
+  return metric === "CLS" ? value.toFixed(3) : `${Math.round(value)} ms`;
+}
+
+export const RATING_LABELS: Record<Rating, string> = {
+  good: "good",
+  "needs-improvement": "needs improvement",
+  poor: "poor",
+};
+
+/** The thresholds as the report states them, e.g. "good ≤ 2500 ms, poor > 4000 ms". */
+export function thresholdText(metric: MetricName): string {
+  const [good, poor] = THRESHOLDS[metric];
+  return `good ≤ ${formatValue(metric, good)}, poor > ${formatValue(metric, poor)}`;
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The summary as a plain-text table. */
+export function formatSummary(summary: Summary): string {
+  const header = [
+    `Field metrics from ${day(summary.from)} to ${day(summary.to)} (28 days): ${summary.samples} samples.`,
+    "75th percentile (nearest rank) per route and device class; ratings by Google's thresholds.",
+  ];
+  if (summary.groups.length === 0) return [...header, "", "No samples in this period."].join("\n");
+  const rows = [["route", "device", "metric", "p75", "rating", "samples"]];
+  for (const group of summary.groups) {
+    for (const metric of group.metrics) {
+      rows.push([
+        group.route,
+        group.device,
+        metric.metric,
+        formatValue(metric.metric, metric.p75),
+        RATING_LABELS[metric.rating],
+        String(metric.samples),
+      ]);
+    }
+  }
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) =>
+        column >= 3 && column !== 4 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      )
+      .join("  ")
+      .trimEnd(),
+  );
+  return [...header, "", ...lines, "", ...METRIC_NAMES.map((name) => `${name}: ${thresholdText(name)}`)].join(
+    "\n",
+  );
+}
+
+export interface HistogramBin {
+  from: number;
+  to: number;
+  count: number;
+}
+
+/**
+ * Counts `values` into `bins` equal bins from 0 to twice the metric's poor threshold; the
+ * last bin also holds everything beyond, so no sample falls off the chart.
+ */
+export function histogram(metric: MetricName, values: readonly number[], bins = 20): HistogramBin[] {
+  const max = THRESHOLDS[metric][1] * 2;
+  const width = max / bins;
+  const result = Array.from({ length: bins }, (_, index) => ({
+    from: index * width,
+    to: (index + 1) * width,
+    count: 0,
+  }));
+  for (const value of values) {
+    const index = Math.min(bins - 1, Math.max(0, Math.floor(value / width)));
+    const bin = result[index];
+    if (bin) bin.count += 1;
+  }
+  return result;
+}

@@ -1,0 +1,21 @@
+// Bundles the operator's commands, `npm run leads` and `npm run vitals`, into build/ with the
+// app code they read (the lead store, the field-metrics files, the environment), so the
+// production image, which holds build/ and production dependencies only, has them too.
+// Run by `npm run build` after `remix build`.
+import { build } from "esbuild";
+import { root } from "./lib/server.js";
+
+export const commands = ["leads", "vitals"];
+
+await build({
+  absWorkingDir: root,
+  entryPoints: Object.fromEntries(commands.map((name) => [name, `scripts/${name}.ts`])),
+  outdir: "build",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  // Dependencies (zod) come from node_modules at run time, as for the server build.
+  packages: "external",
+  logLevel: "warning",
+});

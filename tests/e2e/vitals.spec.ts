@@ -1,0 +1,343 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { waitForHydration } from "../support/enquiry-page";
+import { test as base, expect } from "../support/fixtures";
+import { type RunningServer, startServer } from "../support/server";
+
+const LIMIT = 5;
+
+interface StoredLine {
+  [key: string]: unknown;
+  route: string;
+  device: string;
+  metric: string;
+}
+
+/** The app with its data folder of its own and a small beacon budget, behind a trusted proxy. */
+const test = base.extend<{ stored: () => StoredLine[] }, { app: { server: RunningServer; folder: string } }>({
+  app: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructuring pattern here.
+    async ({}, use) => {
+      const folder = mkdtempSync(join(tmpdir(), "vitals-e2e-"));
+      const server = await startServer({
+        env: {
+          ENQUIRY_STORE_DIR: folder,
+          ENQUIRY_OUTBOX: join(folder, "enquiries.jsonl"),
+          VITALS_RATE_LIMIT: String(LIMIT),
+          TRUST_PROXY: "1",
+        },
+      });
+      await use({ server, folder });
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+    { scope: "worker" },
+  ],
+  stored: async ({ app }, use) => {
+    const file = join(app.folder, "vitals.jsonl");
+    await use(() =>
+      existsSync(file)
+        ? readFileSync(file, "utf8")
+            .trimEnd()
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as StoredLine)
+        : [],
+    );
+  },
+  baseURL: async ({ app }, use) => use(app.server.url),
+});
+
+const REPORTER = /\/build\/_shared\/report-vitals\.client-[^/]+\.js$/;
+
+/** Records when the page asks for the reporter's chunk and for the beacon endpoint. */
+function watchRequests(page: Page) {
+  const urls: string[] = [];
+  page.on("request", (request) => urls.push(new URL(request.url()).pathname));
+  return {
+    reporter: () => urls.filter((path) => REPORTER.test(path)),
+    beacons: () => urls.filter((path) => path === "/vitals"),
+  };
+}
+
+test.describe("in the browser", () => {
+  test("a page view stores its LCP, INP, CLS, FCP and TTFB once, sent after load and only when the page is hidden", async ({
+    page,
+    stored,
+  }) => {
+    const requests = watchRequests(page);
+    await page.goto("/");
+    await waitForHydration(page);
+    await expect.poll(() => requests.reporter().length).toBe(1);
+    const timing = await page.evaluate(() => {
+      const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+      const chunk = performance
+        .getEntriesByType("resource")
+        .find((entry) => entry.name.includes("report-vitals"));
+      return { loadEnd: navigation.loadEventEnd, chunkStart: chunk?.startTime ?? -1 };
+    });
+    expect(timing.loadEnd).toBeGreaterThan(0);
+    expect(timing.chunkStart).toBeGreaterThanOrEqual(timing.loadEnd);
+
+    // An interaction, so there is an INP to report; still nothing is sent while the page is visible.
+    await page.getByRole("heading", { level: 1 }).click();
+    await page.waitForTimeout(500);
+    expect(requests.beacons()).toEqual([]);
+    expect(stored()).toEqual([]);
+
+    await page.goto("about:blank");
+    await expect
+      .poll(() =>
+        stored()
+          .map((line) => line.metric)
+          .sort(),
+      )
+      .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
+    const lines = stored();
+    for (const line of lines) {
+      expect(Object.keys(line).sort()).toEqual(["at", "device", "metric", "nav", "rating", "route", "value"]);
+      expect(line).toMatchObject({ route: "/", device: "desktop", nav: "navigate" });
+      expect(line.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/);
+    }
+    const lcp = lines.find((line) => line.metric === "LCP");
+    expect(lcp?.value).toBeGreaterThan(0);
+    const text = JSON.stringify(lines);
+    expect(text).not.toMatch(/127\.0\.0\.1|Mozilla|Chrome|cookie/i);
+
+    // Once per page view: nothing more arrives for it later.
+    await page.waitForTimeout(500);
+    expect(stored()).toHaveLength(5);
+  });
+
+  test.describe("on a phone", () => {
+    test.use({
+      viewport: { width: 375, height: 812 },
+      isMobile: true,
+      hasTouch: true,
+      allowedProblems: [/^HTTP 404 /],
+    });
+
+    test("a path no page claims reports as the 404 page, from a mobile", async ({ page, stored }) => {
+      const before = stored().length;
+      const requests = watchRequests(page);
+      await page.goto("/no-such-page/deep?q=1");
+      await waitForHydration(page);
+      await expect.poll(() => requests.reporter().length).toBe(1);
+      await page.goto("about:blank");
+      await expect.poll(() => stored().length - before).toBeGreaterThanOrEqual(3);
+      for (const line of stored().slice(before))
+        expect(line).toMatchObject({ route: "404", device: "mobile" });
+    });
+  });
+
+  const optedOut: Array<[string, () => void]> = [
+    [
+      "Global Privacy Control",
+      () =>
+        Object.defineProperty(Navigator.prototype, "globalPrivacyControl", {
+          get: () => true,
+          configurable: true,
+        }),
+    ],
+    [
+      "Do Not Track",
+      () => Object.defineProperty(Navigator.prototype, "doNotTrack", { get: () => "1", configurable: true }),
+    ],
+  ];
+  for (const [signal, script] of optedOut) {
+    test(`a browser that sends ${signal} loads no reporter and sends nothing`, async ({ page, stored }) => {
+      await page.addInitScript(script);
+      const before = stored().length;
+      const requests = watchRequests(page);
+      await page.goto("/");
+      await waitForHydration(page);
+      await page.getByRole("heading", { level: 1 }).click();
+      await page.waitForTimeout(1_500);
+      await page.goto("about:blank");
+      await page.waitForTimeout(1_000);
+      expect(requests.reporter()).toEqual([]);
+      expect(requests.beacons()).toEqual([]);
+      expect(stored()).toHaveLength(before);
+    });
+  }
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("nothing is loaded or sent", async ({ page, stored }) => {
+      const before = stored().length;
+      const requests = watchRequests(page);
+      await page.goto("/");
+      await page.getByRole("link", { name: "Privacy Policy" }).first().click();
+      await expect(page).toHaveURL(/\/privacy-policy$/);
+      await page.goto("about:blank");
+      await page.waitForTimeout(1_000);
+      expect(requests.reporter()).toEqual([]);
+      expect(requests.beacons()).toEqual([]);
+      expect(stored()).toHaveLength(before);
+    });
+  });
+});
+
+let clients = 0;
+/** A fresh client address each time, so tests never share a rate-limit budget. */
+/** A new visitor behind the trusted proxy: the proxy appends the address it saw (the last entry). */
+function nextClient(): string {
+  clients += 1;
+  return `10.0.0.1, 198.51.${Math.floor(clients / 250)}.${(clients % 250) + 1}`;
+}
+
+const JSON_TYPE = { "Content-Type": "application/json" };
+const beacon = {
+  route: "/cookie-policy",
+  device: "tablet",
+  navigationType: "reload",
+  metrics: [
+    { name: "LCP", value: 1830, rating: "good" },
+    { name: "CLS", value: 0.02, rating: "good" },
+  ],
+};
+
+test.describe("the endpoint", () => {
+  test("stores a valid beacon, answers 204 with the resource headers, and keeps no address", async ({
+    request,
+    stored,
+  }) => {
+    const client = nextClient();
+    const response = await request.post("/vitals", {
+      headers: { ...JSON_TYPE, "X-Forwarded-For": client, "User-Agent": "Probe/1.0", Cookie: "tracker=1" },
+      data: JSON.stringify(beacon),
+    });
+    expect(response.status()).toBe(204);
+    expect(await response.text()).toBe("");
+    expect(response.headers()["content-security-policy"]).toContain("default-src 'none'");
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers()["set-cookie"]).toBeUndefined();
+    const lines = stored().filter((line) => line.route === "/cookie-policy" && line.nav === "reload");
+    expect(lines.map((line) => [line.metric, line.value, line.rating])).toEqual([
+      ["LCP", 1830, "good"],
+      ["CLS", 0.02, "good"],
+    ]);
+    const text = JSON.stringify(stored());
+    expect(text).not.toContain(client.split(",")[0]);
+    expect(text).not.toMatch(/Probe|tracker/);
+  });
+
+  test("answers anything but POST with 405", async ({ request }) => {
+    const response = await request.get("/vitals");
+    expect(response.status()).toBe(405);
+    expect(response.headers().allow).toBe("POST");
+  });
+
+  const refused: Array<[string, number, Record<string, string>, string | Buffer]> = [
+    ["malformed JSON", 400, JSON_TYPE, '{"route":"/",'],
+    ["a form body", 400, { "Content-Type": "application/x-www-form-urlencoded" }, "route=%2F"],
+    ["JSON sent as text/plain", 400, { "Content-Type": "text/plain" }, JSON.stringify(beacon)],
+    [
+      "an unknown metric",
+      400,
+      JSON_TYPE,
+      JSON.stringify({ ...beacon, metrics: [{ name: "FID", value: 9, rating: "good" }] }),
+    ],
+    [
+      "a value out of range",
+      400,
+      JSON_TYPE,
+      JSON.stringify({ ...beacon, metrics: [{ name: "CLS", value: 1e9, rating: "poor" }] }),
+    ],
+    [
+      "a path that is no route of the site",
+      400,
+      JSON_TYPE,
+      JSON.stringify({ ...beacon, route: "/wp-admin" }),
+    ],
+    ["an extra field", 400, JSON_TYPE, JSON.stringify({ ...beacon, ip: "203.0.113.9" })],
+    ["a body over 2 KiB", 413, JSON_TYPE, JSON.stringify({ ...beacon, pad: "x".repeat(2048) })],
+  ];
+  for (const [label, status, headers, data] of refused) {
+    test(`refuses ${label} with ${status} and stores nothing`, async ({ request, stored }) => {
+      const before = stored().length;
+      const response = await request.post("/vitals", {
+        headers: { ...headers, "X-Forwarded-For": nextClient() },
+        data,
+      });
+      expect(response.status()).toBe(status);
+      expect(stored()).toHaveLength(before);
+    });
+  }
+
+  test("cuts off a streamed body without a length past 2 KiB with 413", async ({ baseURL }) => {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 256 * 1024) return controller.close();
+        sent += 1024;
+        controller.enqueue(new Uint8Array(1024).fill(0x20));
+      },
+    });
+    const response = await fetch(`${baseURL}/vitals`, {
+      method: "POST",
+      headers: { ...JSON_TYPE, "X-Forwarded-For": nextClient() },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  test("answers a flood with 429 past the client's budget, and keeps serving everyone else", async ({
+    request,
+    stored,
+  }) => {
+    const flooder = nextClient();
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT + 3; i += 1) {
+      const response = await request.post("/vitals", {
+        headers: { ...JSON_TYPE, "X-Forwarded-For": flooder },
+        data: JSON.stringify({ ...beacon, navigationType: "prerender" }),
+      });
+      statuses.push(response.status());
+    }
+    expect(statuses).toEqual([...Array(LIMIT).fill(204), 429, 429, 429]);
+    expect(stored().filter((line) => line.nav === "prerender")).toHaveLength(LIMIT * beacon.metrics.length);
+
+    const other = await request.post("/vitals", {
+      headers: { ...JSON_TYPE, "X-Forwarded-For": nextClient() },
+      data: JSON.stringify(beacon),
+    });
+    expect(other.status()).toBe(204);
+    expect((await request.get("/healthz")).status()).toBe(200);
+    expect((await request.get("/")).status()).toBe(200);
+  });
+});
+
+test("an unusable data folder costs the visitor nothing: 204, one log line, the site serves", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "vitals-blocked-"));
+  const blocker = join(folder, "not-a-folder");
+  writeFileSync(blocker, "");
+  const server = await startServer({
+    env: { ENQUIRY_STORE_DIR: blocker, ENQUIRY_OUTBOX: join(folder, "e.jsonl") },
+  });
+  try {
+    for (let i = 0; i < 3; i += 1) {
+      const response = await fetch(`${server.url}/vitals`, {
+        method: "POST",
+        headers: JSON_TYPE,
+        body: JSON.stringify(beacon),
+      });
+      expect(response.status).toBe(204);
+    }
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
+    const logged = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("vitals: cannot write"));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain("ENQUIRY_STORE_DIR");
+  } finally {
+    await server.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
