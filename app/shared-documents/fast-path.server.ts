@@ -48,4 +48,3 @@ export function serveSharedDocument(
   response.end(answer.body ?? undefined);
   return true;
 }
-

@@ -4,10 +4,10 @@ export type ContentEncoding = (typeof contentEncodings)[number];
 
 /**
  * The coding to send for an `Accept-Encoding` header (RFC 9110 §12.5.3): the highest q-value
- * wins, ties go to the smaller body. A coding the header does not name is unacceptable unless
- * `*` covers it; identity is acceptable unless the header excludes it. No header at all asks
- * for nothing in particular, and a client that excluded everything still gets identity (the
- * RFC allows it rather than a 406).
+ * wins, ties go to the smaller body. A coding the header does not name takes the weight of
+ * `*`, or is unacceptable; identity stays acceptable unless excluded, as the last choice. No
+ * header at all asks for nothing in particular, and a client that excluded everything still
+ * gets identity (the RFC allows it rather than a 406).
  */
 export function negotiateEncoding(acceptEncoding: string | null | undefined): ContentEncoding {
   if (!acceptEncoding) return "identity";
@@ -24,8 +24,9 @@ export function negotiateEncoding(acceptEncoding: string | null | undefined): Co
     weights.set(coding, q);
   }
   const wildcard = weights.get("*");
+  // Unnamed identity is acceptable, but any coding the client named with q > 0 beats it.
   const weight = (coding: ContentEncoding): number =>
-    weights.get(coding) ?? (coding === "identity" ? (wildcard === 0 ? 0 : 1) : (wildcard ?? 0));
+    weights.get(coding) ?? wildcard ?? (coding === "identity" ? Number.MIN_VALUE : 0);
   let best: ContentEncoding = "identity";
   let bestWeight = 0;
   for (const coding of contentEncodings) {
