@@ -44,7 +44,9 @@ export function serveSharedDocument(
     acceptEncoding: request.headers["accept-encoding"],
     ifNoneMatch: request.headers["if-none-match"],
   });
-  response.writeHead(answer.status, answer.headers);
+  // setHeader, not writeHead(status, headers): a request log reads them back with getHeader.
+  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+  response.writeHead(answer.status);
   response.end(answer.body ?? undefined);
   return true;
 }
