@@ -109,6 +109,8 @@ function render(request: Request, remixContext: EntryContext, nonce: string) {
 
 export const handleDataRequest: HandleDataRequestFunction = (response) => {
   applySecurityHeaders(response.headers);
+  // Loader data can hold a visitor's own notice (read from their cookie): no shared cache may keep it.
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "private, no-cache");
   return response;
 };
 

@@ -3,9 +3,10 @@ import { inertScriptType } from "~/defer-hydration.server";
 
 /**
  * Script types the page runs: classic and module scripts, and the inert hydration script that
- * the head script re-creates as a module once the page has painted. A script the head script
- * creates is trusted by 'strict-dynamic' only when it loads a file; an inline one still needs
- * its own hash. Data blocks (JSON-LD) never run, so they need none.
+ * the head script re-creates as a module once the page has painted. Chromium already trusts
+ * that re-created script through 'strict-dynamic' (the hashed head script inserted it), but
+ * CSP3 ties 'strict-dynamic' to script loads, so its own hash keeps it running in any browser.
+ * Data blocks (JSON-LD) never run, so they need none.
  */
 const runnableTypes = new Set(["", "module", "text/javascript", "application/javascript", inertScriptType]);
 

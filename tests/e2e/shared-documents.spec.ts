@@ -97,7 +97,7 @@ test("a matching If-None-Match gets 304 without a body; HEAD gets the headers al
   expect(head.headers["content-encoding"]).toBe("br");
 });
 
-test("per-visitor documents are private, carry no validator and differ on every response", async ({
+test("per-visitor documents and data are private, carry no validator and differ on every response", async ({
   baseURL,
   request,
 }) => {
@@ -117,6 +117,11 @@ test("per-visitor documents are private, carry no validator and differ on every 
     const conditional = await raw(baseURL, path, { ...headers, "If-None-Match": "*" });
     expect(conditional.status).not.toBe(304);
   }
+
+  // Nor is the data of a client-side navigation: the home page's can hold a visitor's notice.
+  const data = await raw(baseURL, "/_root.data", browser);
+  expect(data.status).toBe(200);
+  expect(data.headers["cache-control"]).toBe("private, no-cache");
 
   // A POST's answer (here the invalid form's page, 400) is never shareable either.
   const posted = await request.post("/?index", { form: enquiryBody(validEnquiry({ email: "no" })) });
