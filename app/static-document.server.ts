@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
-
 import { SharedDocument } from "~/shared-documents/shared-document.server";
 
 /**
