@@ -83,7 +83,6 @@ describe("serveSharedDocument", () => {
     ["a query", "GET", "/?utm_source=x", {}],
     ["a cookie", "GET", "/", { cookie: "flash=1" }],
     ["a path never offered", "GET", "/privacy", {}],
-    ["an offer older than the window", "GET", "/terms", {}],
     ["another spelling of the path", "GET", "//", {}],
   ])("leaves %s to the app", async (_label, method, path, headers) => {
     const response = await send(method, path, headers);
@@ -91,9 +90,27 @@ describe("serveSharedDocument", () => {
     expect(response.body.toString()).toBe("the app");
   });
 
-  it("stops answering once the offer is older than the window", async () => {
+  it("after the window, sends one request to the app to renew the offer and serves the rest meanwhile", async () => {
+    expect((await send("GET", "/terms")).status).toBe(418);
+    expect((await send("GET", "/terms")).status).toBe(200);
+    expect((await send("GET", "/terms")).status).toBe(200);
+  });
+
+  it("leaves the path to the app when no new offer came within another window", async () => {
     expect((await send("GET", "/")).status).toBe(200);
     now += fastPathWindowMs;
     expect((await send("GET", "/")).status).toBe(418);
+    expect((await send("GET", "/")).status).toBe(200);
+    now += fastPathWindowMs;
+    expect((await send("GET", "/")).status).toBe(418);
+    expect((await send("GET", "/")).status).toBe(418);
+  });
+
+  it("serves a renewed offer for a full window again", async () => {
+    const document = await SharedDocument.create("<p>renewed</p>", new Headers());
+    offerSharedDocument("/", document, now);
+    expect((await send("GET", "/")).body.toString()).toBe("<p>renewed</p>");
+    now += fastPathWindowMs - 1;
+    expect((await send("GET", "/")).status).toBe(200);
   });
 });
