@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { startServer } from "../support/server";
 
 interface RawResponse {
   status: number;
@@ -49,6 +50,28 @@ for (const path of shared) {
     expect(first.headers["set-cookie"]).toBeUndefined();
   });
 }
+
+test("another server process of the same build and configuration sends the same bytes and ETag", async ({
+  baseURL,
+}) => {
+  const other = await startServer({ env: { SITE_URL: "https://www.nirmaan.digital" }, quiet: true });
+  try {
+    for (const path of ["/", "/privacy-policy"]) {
+      const ours = await raw(baseURL, path, browser);
+      const theirs = await raw(other.url, path, browser);
+      expect(theirs.headers.etag, path).toBe(ours.headers.etag);
+      expect(Buffer.compare(theirs.body, ours.body), path).toBe(0);
+      // A copy a cache got from one server revalidates against the other.
+      const revalidated = await raw(other.url, path, {
+        ...browser,
+        "If-None-Match": String(ours.headers.etag),
+      });
+      expect(revalidated.status).toBe(304);
+    }
+  } finally {
+    await other.stop();
+  }
+});
 
 test("shared documents are stored in brotli and gzip, chosen by Accept-Encoding, never compressed twice", async ({
   baseURL,
