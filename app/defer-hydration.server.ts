@@ -13,7 +13,7 @@
  * hydration finds exactly the markup React rendered.
  */
 const inertPreloadRel = "x-remix-modulepreload";
-const inertScriptType = "text/x-remix-hydration";
+export const inertScriptType = "text/x-remix-hydration";
 
 const startHydrationAfterPaint = `(function(){var d=document,w=window,done=false,painted=false,loaded=false;\
 function start(){if(done)return;done=true;\

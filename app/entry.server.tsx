@@ -8,7 +8,8 @@ import { env, warnIfSiteUrlMissing } from "~/env.server";
 import { stopLeadDelivery } from "~/leads/leads.server";
 import { NonceProvider } from "~/nonce";
 import { applySecurityHeaders, createNonce } from "~/security.server";
-import { attachToHttpServer, drainOnSignal } from "~/server/http-server.server";
+import { addRequestHook, attachToHttpServer, drainOnSignal } from "~/server/http-server.server";
+import { offerSharedDocument, serveSharedDocument } from "~/shared-documents/fast-path.server";
 import { documentCacheKey, StaticDocumentCache } from "~/static-document.server";
 
 /**
@@ -25,6 +26,8 @@ const staticDocuments = new StaticDocumentCache();
 
 warnIfSiteUrlMissing();
 attachToHttpServer();
+// Shared documents the app has just served are answered in front of Express (see fast-path).
+addRequestHook("shared documents", serveSharedDocument);
 drainOnSignal({ deadlineMs: env.SHUTDOWN_DEADLINE * 1000, onDrain: stopLeadDelivery });
 
 export default async function handleRequest(
@@ -33,37 +36,48 @@ export default async function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
-  const nonce = createNonce();
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  // Every document carries a fresh nonce: browsers may keep it but must revalidate, and no
-  // shared cache may hand one visitor's nonce to another.
-  if (!/no-store/.test(responseHeaders.get("Cache-Control") ?? "")) {
-    responseHeaders.set("Cache-Control", "no-cache");
-  }
-  applySecurityHeaders(responseHeaders, nonce);
-
   const key = documentCacheKey(request, responseStatusCode, responseHeaders, remixContext);
-  if (key === null) {
-    const { body, failed } = await render(request, remixContext, nonce);
-    const html = deferHydration(await new Response(body).text());
-    return new Response(html, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });
-  }
-  let page = staticDocuments.get(key);
-  if (page) {
-    // The page is already rendered: the data Remix prepared for this render goes unread.
-    remixContext.serverHandoffStream?.cancel().catch(() => {});
-  } else {
-    const { body, failed } = await render(request, remixContext, staticDocuments.placeholder);
-    const html = deferHydration(await new Response(body).text());
-    if (failed) {
-      return new Response(html.replaceAll(staticDocuments.placeholder, nonce), {
-        headers: responseHeaders,
-        status: 500,
-      });
+  if (key !== null) {
+    let page = staticDocuments.get(key);
+    if (page) {
+      // The page is already rendered: the data Remix prepared for this render goes unread.
+      remixContext.serverHandoffStream?.cancel().catch(() => {});
+    } else {
+      const { body, failed } = await render(request, remixContext, staticDocuments.placeholder);
+      const html = deferHydration(await new Response(body).text());
+      if (failed) {
+        return privateDocument(html, staticDocuments.placeholder, responseHeaders, 500);
+      }
+      applySecurityHeaders(responseHeaders);
+      page = staticDocuments.set(key, html, responseHeaders) ?? undefined;
+      if (!page) return privateDocument(html, staticDocuments.placeholder, responseHeaders, 200);
     }
-    page = staticDocuments.set(key, html);
+    const document = await page;
+    offerSharedDocument(new URL(request.url).pathname, document);
+    const answer = document.answer({
+      method: request.method,
+      acceptEncoding: request.headers.get("Accept-Encoding"),
+      ifNoneMatch: request.headers.get("If-None-Match"),
+    });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
   }
-  return new Response(page.withNonce(nonce), { headers: responseHeaders, status: responseStatusCode });
+  const nonce = createNonce();
+  const { body, failed } = await render(request, remixContext, nonce);
+  const html = deferHydration(await new Response(body).text());
+  return privateDocument(html, nonce, responseHeaders, failed ? 500 : responseStatusCode);
+}
+
+/**
+ * A document for this request alone, with a fresh nonce in place of `placeholder`: browsers
+ * may keep it but must revalidate, and no shared cache may hand one visitor's page (or nonce)
+ * to another.
+ */
+function privateDocument(html: string, placeholder: string, headers: Headers, status: number) {
+  const nonce = createNonce();
+  if (!/no-store/.test(headers.get("Cache-Control") ?? "")) headers.set("Cache-Control", "private, no-cache");
+  applySecurityHeaders(headers, nonce);
+  return new Response(html.replaceAll(placeholder, nonce), { headers, status });
 }
 
 /**
@@ -103,9 +117,12 @@ function render(request: Request, remixContext: EntryContext, nonce: string) {
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   applySecurityHeaders(response.headers);
-  // A data response read with or setting a cookie (the enquiry notice) is this visitor's alone.
+  // A data response read with or setting a cookie (the enquiry notice) is this visitor's alone;
+  // any other is the same for everyone but small and cheap, so no shared cache need keep it.
   if (request.headers.has("Cookie") || response.headers.has("Set-Cookie")) {
     response.headers.set("Cache-Control", "private, no-store");
+  } else if (!response.headers.has("Cache-Control")) {
+    response.headers.set("Cache-Control", "private, no-cache");
   }
   return response;
 };

@@ -10,9 +10,21 @@ export function createNonce(): string {
  * come from our own stylesheet only, so markup must never carry inline `style` attributes.
  */
 export function contentSecurityPolicy(nonce: string): string {
+  return documentPolicy(`'nonce-${nonce}'`);
+}
+
+/**
+ * The same policy for a document shared by every visitor: its inline scripts run by their
+ * SHA-256 hashes (base64) instead of a nonce, so the response holds nothing per request.
+ */
+export function hashedContentSecurityPolicy(scriptHashes: readonly string[]): string {
+  return documentPolicy(scriptHashes.map((hash) => `'sha256-${hash}'`).join(" "));
+}
+
+function documentPolicy(scriptSources: string): string {
   return [
     "default-src 'self'",
-    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    `script-src ${scriptSources} 'strict-dynamic'`,
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",

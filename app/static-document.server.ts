@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
+import { SharedDocument } from "~/shared-documents/shared-document.server";
 
 /**
  * Render-once cache for documents that are the same for every visitor.
  *
- * The rule: a GET document is served from this cache only when
+ * The rule: a GET (or HEAD) document is served from this cache only when
  * - the request has no query string and no Cookie header (nothing per-visitor can reach the output),
  * - the status is 200, no action ran, no route errored and no loader set a cookie,
  * - EVERY matched route opts in with `export const handle = { staticDocument: true }`, which
@@ -16,17 +17,18 @@ import type { EntryContext } from "@remix-run/node";
  * opt in: put the value in loader data and the key changes on every request, so the cache
  * only churns.
  *
- * The page is rendered once with a random placeholder in place of the CSP nonce and split on
- * it; each response joins the parts with its own fresh nonce, so no nonce is ever reused.
+ * The page is rendered once with a random placeholder in place of the CSP nonce; the stored
+ * page drops the placeholder's nonce attributes and runs its inline scripts by hash instead
+ * (~/shared-documents/shared-document.server), so every visitor gets the very same bytes.
  */
 export class StaticDocumentCache {
   /** Hex, so no HTML or JSON escaping can alter it; 128 random bits, so page text never contains it. */
   readonly placeholder = randomBytes(16).toString("hex");
-  private readonly pages = new Map<string, CachedPage>();
+  private readonly pages = new Map<string, Promise<SharedDocument>>();
 
   constructor(private readonly maxEntries = 32) {}
 
-  get(key: string): CachedPage | undefined {
+  get(key: string): Promise<SharedDocument> | undefined {
     const page = this.pages.get(key);
     if (page) {
       // Least recently used goes first: re-insert on every hit.
@@ -36,8 +38,17 @@ export class StaticDocumentCache {
     return page;
   }
 
-  set(key: string, html: string): CachedPage {
-    const page = new CachedPage(html.split(this.placeholder));
+  /**
+   * Stores the page rendered with the placeholder nonce. Null when the placeholder shows up
+   * anywhere but in a nonce attribute: such a page cannot do without its nonce, so it is not
+   * shared (the caller serves it with a fresh nonce).
+   */
+  set(key: string, html: string, headers: Headers): Promise<SharedDocument> | null {
+    const shared = html.replaceAll(` nonce="${this.placeholder}"`, "");
+    if (shared.includes(this.placeholder)) return null;
+    const page = SharedDocument.create(shared, headers);
+    // A failed compression must not stay cached: the next request renders again.
+    page.catch(() => this.pages.get(key) === page && this.pages.delete(key));
     this.pages.set(key, page);
     for (const oldest of this.pages.keys()) {
       if (this.pages.size <= this.maxEntries) break;
@@ -51,14 +62,6 @@ export class StaticDocumentCache {
   }
 }
 
-export class CachedPage {
-  constructor(private readonly parts: string[]) {}
-
-  withNonce(nonce: string): string {
-    return this.parts.join(nonce);
-  }
-}
-
 const MAX_KEY_LENGTH = 16_384;
 
 /** The cache key of a document response, or null when the response must be rendered for this request alone. */
@@ -68,7 +71,7 @@ export function documentCacheKey(
   headers: Headers,
   context: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
 ): string | null {
-  if (request.method !== "GET" || status !== 200) return null;
+  if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
   if (request.headers.has("Cookie") || headers.has("Set-Cookie")) return null;
   const url = new URL(request.url);
   if (url.search !== "") return null;

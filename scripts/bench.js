@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: Lighthouse (mobile, simulated throttling) on every route, then GET /
-// throughput of the app against a static server holding the very same bytes.
+// `npm run bench`: Lighthouse (mobile, simulated throttling) on every route, then the
+// throughput of shared documents (GET, 304), one full render, and a static server holding the
+// very same bytes (the ceiling).
 // Builds first when there is no build. Loopback only; takes about two minutes.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -21,6 +22,10 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 /** Lighthouse runs per route; the run with the median LCP is reported (the machine is shared and noisy). */
 const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+/** What a browser sends; the app and the ceiling both answer it with the stored brotli bytes. */
+const acceptEncoding = "br, gzip";
+/** GET / through the app must reach this share of the static server's requests per second. */
+const ratioGoal = 0.5;
 
 ensureBuild();
 const app = await startServer({ cwd: root, quiet: true });
@@ -154,17 +159,14 @@ async function startNotFoundProxy(base) {
 }
 
 async function runThroughput(base) {
-  // The static reference: the exact bytes and headers of one GET /, served by bare node:http.
-  const response = await fetch(`${base}/`);
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers = Object.fromEntries(
-    [...response.headers].filter(
-      ([name]) => !["transfer-encoding", "connection", "keep-alive", "date"].includes(name),
-    ),
-  );
+  // The ceiling: the exact bytes (still brotli) and headers of one GET /, served by bare node:http.
+  const home = await rawGet(`${base}/`, { "accept-encoding": acceptEncoding });
   const dir = mkdtempSync(join(tmpdir(), "bench-"));
   const capture = join(dir, "capture.json");
-  writeFileSync(capture, JSON.stringify({ status: response.status, headers, body: body.toString("base64") }));
+  writeFileSync(
+    capture,
+    JSON.stringify({ status: home.status, headers: home.headers, body: home.body.toString("base64") }),
+  );
   const staticServer = spawn(process.execPath, [join(root, "scripts/lib/static-server.js"), capture], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -172,45 +174,98 @@ async function runThroughput(base) {
     const [line] = await once(staticServer.stdout, "data");
     const port = /listening (\d+)/.exec(String(line))?.[1];
     const staticUrl = `http://127.0.0.1:${port}/`;
+    const etag = home.headers.etag;
+    if (home.headers["content-encoding"] !== "br" || !etag) {
+      failures.push("GET / is not a shared document (no brotli body or no ETag)");
+    }
 
     console.log(
-      `\nGET / throughput: autocannon, ${connections} connections, ${duration} s each (${body.length} bytes a response)\n`,
+      `\nThroughput: autocannon, ${connections} connections, ${duration} s each, Accept-Encoding: ${acceptEncoding} ` +
+        `(GET / is ${home.body.length} bytes ${home.headers["content-encoding"] ?? "identity"})\n`,
     );
     const runs = [
-      { label: "static node:http, same bytes", url: staticUrl },
-      { label: "app, GET / (render cache)", url: `${base}/` },
-      { label: "app, GET /?uncached (full render)", url: `${base}/?uncached` },
+      { label: "static node:http, same bytes (ceiling)", url: staticUrl, status: 200 },
+      { label: "app, GET / (shared document)", url: `${base}/`, status: 200 },
+      { label: "app, GET /privacy-policy (shared)", url: `${base}/privacy-policy`, status: 200 },
+      {
+        label: "app, GET / with If-None-Match (304)",
+        url: `${base}/`,
+        status: 304,
+        headers: { "if-none-match": etag ?? "" },
+      },
+      { label: "app, GET /?uncached (full render)", url: `${base}/?uncached`, status: 200 },
     ];
     const results = [];
     for (const run of runs) {
-      const result = await autocannon({ url: run.url, connections, duration });
+      const result = await autocannon({
+        url: run.url,
+        connections,
+        duration,
+        headers: { "accept-encoding": acceptEncoding, ...run.headers },
+      });
       results.push({ ...run, result });
     }
-    const reference = results[0].result.requests.average;
+    const ceiling = results[0].result.requests.average;
+    const ratio = (result) => result.requests.average / ceiling;
     printTable(
-      results.map(({ label, result }) => ({
+      results.map(({ label, result, status }) => ({
         server: label,
         "req/s": Math.round(result.requests.average),
         "p50 ms": result.latency.p50,
         "p99 ms": result.latency.p99,
+        "bytes/resp": Math.round(result.throughput.total / Math.max(1, result.requests.total)),
         errors: result.errors + result.timeouts,
-        "non-2xx": result.non2xx,
-        "vs static": `${((result.requests.average / reference) * 100).toFixed(1)} %`,
+        "wrong status": unexpectedAnswers(result, status),
+        "vs ceiling": ratio(result).toFixed(3),
       })),
     );
-    const cached = results[1].result;
+    const [, cached, , notModified] = results;
     console.log(
-      `\nratio app / static for GET /: ${(cached.requests.average / reference).toFixed(3)} ` +
-        `(${Math.round(cached.requests.average)} vs ${Math.round(reference)} req/s)`,
+      `\nratio app / ceiling for GET /: ${ratio(cached.result).toFixed(3)} (goal >= ${ratioGoal}); ` +
+        `304: ${ratio(notModified.result).toFixed(3)}`,
     );
-    for (const { label, result } of results) {
-      if (result.errors + result.timeouts + result.non2xx > 0)
-        failures.push(`${label}: errors or non-2xx answers`);
+    if (ratio(cached.result) < ratioGoal) {
+      failures.push(`GET / at ${ratio(cached.result).toFixed(3)} of the ceiling (goal ${ratioGoal})`);
+    }
+    if (notModified.result.requests.average <= cached.result.requests.average) {
+      failures.push("conditional GET / (304) is not faster than GET /");
+    }
+    for (const { label, result, status } of results) {
+      if (result.errors + result.timeouts + unexpectedAnswers(result, status) > 0)
+        failures.push(`${label}: errors or answers other than ${status}`);
     }
   } finally {
     await stopProcess(staticServer);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Responses whose status was not the one the run expects. */
+function unexpectedAnswers(result, status) {
+  return Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => Number(code) !== status)
+    .reduce((sum, [, { count }]) => sum + count, 0);
+}
+
+/** One GET with its body as sent (no decoding, unlike fetch), for the ceiling to replay. */
+function rawGet(url, headers) {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers }, (response) => {
+      const chunks = [];
+      response.on("data", (chunk) => chunks.push(chunk));
+      response.on("end", () => {
+        const kept = Object.fromEntries(
+          Object.entries(response.headers).filter(
+            ([name]) => !["transfer-encoding", "connection", "keep-alive", "date"].includes(name),
+          ),
+        );
+        resolve({ status: response.statusCode, headers: kept, body: Buffer.concat(chunks) });
+      });
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end();
+  });
 }
 
 function fmtMs(value) {

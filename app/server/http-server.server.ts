@@ -37,7 +37,8 @@ export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
 interface HttpServerState {
   servers: Set<Server>;
   responses: Set<ServerResponse>;
-  hooks: RequestHook[];
+  /** Tried in order; by name, so a module the dev server imports again replaces its own hook. */
+  hooks: Map<string, RequestHook>;
   draining: boolean;
 }
 
@@ -49,7 +50,7 @@ const globals = globalThis as typeof globalThis & { [STATE]?: HttpServerState };
 function state(): HttpServerState {
   let current = globals[STATE];
   if (!current) {
-    current = { servers: new Set(), responses: new Set(), hooks: [], draining: false };
+    current = { servers: new Set(), responses: new Set(), hooks: new Map(), draining: false };
     globals[STATE] = current;
     // The first connection of a server comes before its first request is parsed: the earliest
     // moment to answer requests Node's parser refuses (TRACK) and to put the hooks in front.
@@ -72,12 +73,13 @@ interface RequestStart {
 /** Starts watching the process's HTTP servers; the method guard is the first hook. */
 export function attachToHttpServer(): void {
   const current = state();
-  if (!current.hooks.includes(refuseUnknownMethods)) current.hooks.unshift(refuseUnknownMethods);
+  if (!current.hooks.has("methods"))
+    current.hooks = new Map([["methods", refuseUnknownMethods], ...current.hooks]);
 }
 
 /** Lets another module answer some requests itself (in registration order, after the method guard). */
-export function addRequestHook(hook: RequestHook): void {
-  state().hooks.push(hook);
+export function addRequestHook(name: string, hook: RequestHook): void {
+  state().hooks.set(name, hook);
 }
 
 /** True once SIGTERM arrived: health checks answer 503 so the load balancer stops sending. */
@@ -107,9 +109,26 @@ function takeOverDispatch(server: Server, current: HttpServerState): void {
   const listeners = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners("request");
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    for (const hook of current.hooks) if (hook(request, response)) return;
+    const started = performance.now();
+    for (const hook of current.hooks.values()) {
+      if (hook(request, response)) {
+        logAnswered(request, response, started);
+        return;
+      }
+    }
     for (const listener of listeners) listener.call(server, request, response);
   });
+}
+
+/**
+ * The line remix-serve's request log (morgan "tiny") writes, for the requests a hook answered
+ * before Express saw them, so none is missing from the log.
+ */
+function logAnswered(request: IncomingMessage, response: ServerResponse, started: number): void {
+  const milliseconds = (performance.now() - started).toFixed(3);
+  const url = (request.url ?? "").replace(/[^\x21-\x7e]/g, "?");
+  const length = response.getHeader("Content-Length") ?? "-";
+  console.log(`${request.method} ${url} ${response.statusCode} ${length} - ${milliseconds} ms`);
 }
 
 function guardHeaders(request: IncomingMessage, response: ServerResponse, current: HttpServerState): void {
@@ -168,20 +187,14 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
 function refuseUnknownMethods(request: IncomingMessage, response: ServerResponse): boolean {
   const method = request.method ?? "";
   if ((ALLOWED_METHODS as readonly string[]).includes(method)) return false;
-  const started = performance.now();
   const body = "Method Not Allowed\n";
-  response.writeHead(405, {
-    Allow: ALLOWED_METHODS.join(", "),
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    "Cache-Control": "no-store",
-  });
+  // setHeader, not writeHead(status, headers): the request log reads them back with getHeader.
+  response.setHeader("Allow", ALLOWED_METHODS.join(", "));
+  response.setHeader("Content-Type", "text/plain; charset=utf-8");
+  response.setHeader("Content-Length", Buffer.byteLength(body));
+  response.setHeader("Cache-Control", "no-store");
+  response.writeHead(405);
   response.end(body);
-  // The same line remix-serve's request log writes, so these requests are not invisible.
-  const url = (request.url ?? "").replace(/[^\x21-\x7e]/g, "?");
-  console.log(
-    `${method} ${url} 405 ${Buffer.byteLength(body)} - ${(performance.now() - started).toFixed(3)} ms`,
-  );
   return true;
 }
 

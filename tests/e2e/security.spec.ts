@@ -1,10 +1,16 @@
+import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { enquiryBody, validEnquiry } from "../support/enquiry-page";
+import { enquiryBody, NOTICE, validEnquiry, waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { startServer } from "../support/server";
 
 /** Every kind of response the app itself produces: documents, data, and resource routes. */
-const documents = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
+const sharedDocuments = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];
+const perVisitorDocuments: Array<[string, string, string?]> = [
+  ["not found", "/no-such-page"],
+  ["a query", "/?utm_source=newsletter"],
+  ["a cookie", "/privacy-policy", "theme=dark"],
+];
 const resources = ["/healthz", "/sitemap.xml", "/robots.txt", "/manifest.webmanifest", "/_root.data"];
 
 const commonHeaders = {
@@ -23,35 +29,66 @@ function directives(policy: string): Map<string, string[]> {
   );
 }
 
-for (const path of documents) {
-  test(`document ${path} carries the enforced nonce CSP and the security headers`, async ({ request }) => {
+/** The parts every document's policy shares, whatever runs its scripts. */
+function expectDocumentPolicy(headers: Record<string, string>) {
+  expect(headers).toMatchObject(commonHeaders);
+  expect(headers["permissions-policy"]).toContain("camera=()");
+  expect(headers["x-powered-by"]).toBeUndefined();
+  expect(headers["content-security-policy-report-only"]).toBeUndefined();
+  const policy = directives(headers["content-security-policy"] ?? "");
+  expect(policy.get("script-src")?.at(-1)).toBe("'strict-dynamic'");
+  expect(policy.get("default-src")).toEqual(["'self'"]);
+  expect(policy.get("object-src")).toEqual(["'none'"]);
+  expect(policy.get("base-uri")).toEqual(["'none'"]);
+  expect(policy.get("form-action")).toEqual(["'self'"]);
+  expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+  expect(policy.get("img-src")).toEqual(["'self'", "data:"]);
+  expect(headers["content-security-policy"]).not.toMatch(/unsafe-inline|unsafe-eval/);
+  return policy.get("script-src") ?? [];
+}
+
+function expectNoInlineCodeOrStyle(html: string) {
+  expect(html).not.toMatch(/<[a-z][^>]*\sstyle=/i);
+  expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
+}
+
+const inlineScripts = (html: string) => [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
+
+for (const path of sharedDocuments) {
+  test(`shared document ${path} runs its own inline scripts by hash and carries the security headers`, async ({
+    request,
+  }) => {
     const response = await request.get(path);
     const headers = response.headers();
-    expect(headers).toMatchObject(commonHeaders);
-    expect(headers["permissions-policy"]).toContain("camera=()");
-    expect(headers["x-powered-by"]).toBeUndefined();
-    expect(headers["content-security-policy-report-only"]).toBeUndefined();
-    const policy = directives(headers["content-security-policy"] ?? "");
-    const scriptSrc = policy.get("script-src") ?? [];
+    const scriptSrc = expectDocumentPolicy(headers);
+    expect(scriptSrc.slice(0, -1).every((source) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(source))).toBe(true);
+    const html = await response.text();
+    expect(html).not.toMatch(/<[a-z][^>]*\snonce=/i);
+    const runnable = inlineScripts(html).filter(
+      ([, attributes]) => !/application\/ld\+json/.test(attributes ?? ""),
+    );
+    expect(runnable.length).toBeGreaterThan(0);
+    // Exactly the page's scripts are allowed: each one's hash, and nothing more.
+    expect(new Set(runnable.map(([, , text]) => `'sha256-${sha256(text ?? "")}'`))).toEqual(
+      new Set(scriptSrc.slice(0, -1)),
+    );
+    expectNoInlineCodeOrStyle(html);
+  });
+}
+
+for (const [label, path, cookie] of perVisitorDocuments) {
+  test(`per-visitor document (${label}) carries a nonce CSP on every script`, async ({ request }) => {
+    const response = await request.get(path, { headers: cookie ? { Cookie: cookie } : {} });
+    const scriptSrc = expectDocumentPolicy(response.headers());
     expect(scriptSrc).toHaveLength(2);
     expect(scriptSrc[0]).toMatch(/^'nonce-[A-Za-z0-9+/]{22}=='$/);
-    expect(scriptSrc[1]).toBe("'strict-dynamic'");
-    expect(policy.get("default-src")).toEqual(["'self'"]);
-    expect(policy.get("object-src")).toEqual(["'none'"]);
-    expect(policy.get("base-uri")).toEqual(["'none'"]);
-    expect(policy.get("form-action")).toEqual(["'self'"]);
-    expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
-    expect(policy.get("img-src")).toEqual(["'self'", "data:"]);
-    expect(headers["content-security-policy"]).not.toMatch(/unsafe-inline|unsafe-eval/);
-
-    // Every script element carries this response's nonce, and no markup needs inline code or style.
     const nonce = scriptSrc[0]?.slice("'nonce-".length, -1);
     const html = await response.text();
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
-    expect(html).not.toMatch(/<[a-z][^>]*\sstyle=/i);
-    expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+=/i);
+    expectNoInlineCodeOrStyle(html);
   });
 }
 
@@ -68,12 +105,10 @@ for (const path of resources) {
   });
 }
 
-test("every document response gets a fresh nonce, also when the page comes from the render cache", async ({
-  request,
-}) => {
+test("a per-visitor document gets a fresh nonce on every response", async ({ request }) => {
   const nonces = new Set<string>();
   for (let i = 0; i < 5; i++) {
-    const response = await request.get("/");
+    const response = await request.get("/?ref=5");
     const csp = response.headers()["content-security-policy"] ?? "";
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? "";
     const html = await response.text();
@@ -87,9 +122,9 @@ test.describe("hydration", () => {
   // The client-side navigation below ends on the not-found page, whose data request is a real 404.
   test.use({ allowedProblems: [/^HTTP 404 .*\/no-such-page/] });
 
-  test("the home page hydrates under the enforced CSP", async ({ page }) => {
+  test("the home page, a shared document, hydrates under its hash CSP", async ({ page }) => {
     const response = await page.goto("/");
-    expect(response?.headers()["content-security-policy"]).toContain("'strict-dynamic'");
+    expect(response?.headers()["content-security-policy"]).toMatch(/'sha256-[^']+' 'strict-dynamic'/);
     // Remix creates its router only when the nonce'd module scripts ran.
     await page.waitForFunction(() => "__remixRouter" in window);
     await expect(page.locator("html")).toHaveClass(/\bjs\b/);
@@ -104,6 +139,27 @@ test.describe("hydration", () => {
     });
     await expect(page.locator('img[alt^="Page not found"]')).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker)).toBe(true);
+  });
+
+  test("a page with a query hydrates under its nonce CSP", async ({ page }) => {
+    const response = await page.goto("/terms-conditions?utm_source=newsletter");
+    expect(response?.headers()["content-security-policy"]).toMatch(/'nonce-[^']+' 'strict-dynamic'/);
+    await waitForHydration(page);
+  });
+
+  test("the page after a no-JS enquiry, with its flash notice, hydrates under its nonce CSP", async ({
+    page,
+  }) => {
+    // The form posted without JavaScript: the redirect sets the notice cookie in this browser.
+    const posted = await page.request.post("/?index", { form: enquiryBody(validEnquiry()), maxRedirects: 0 });
+    expect(posted.status()).toBe(303);
+    const response = await page.goto("/");
+    const headers = response?.headers() ?? {};
+    expect(headers["content-security-policy"]).toMatch(/'nonce-[^']+' 'strict-dynamic'/);
+    expect(headers["cache-control"]).toBe("private, no-cache");
+    expect(headers.etag).toBeUndefined();
+    await expect(page.getByText(NOTICE.sent)).toBeVisible();
+    await waitForHydration(page);
   });
 });
 

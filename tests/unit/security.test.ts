@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import {
   applySecurityHeaders,
   contentSecurityPolicy,
   createNonce,
+  hashedContentSecurityPolicy,
   resourceSecurityPolicy,
   secureResponse,
 } from "~/security.server";
@@ -40,6 +42,18 @@ describe("contentSecurityPolicy", () => {
     expect(policy.get("base-uri")).toEqual(["'none'"]);
     expect(policy.get("form-action")).toEqual(["'self'"]);
     expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+  });
+});
+
+describe("hashedContentSecurityPolicy", () => {
+  it("runs exactly the given scripts by hash and keeps every other directive", () => {
+    const text = hashedContentSecurityPolicy(["AAA=", "BBB="]);
+    const policy = directives(text);
+    expect(policy.get("script-src")).toEqual(["'sha256-AAA='", "'sha256-BBB='", "'strict-dynamic'"]);
+    expect(text).not.toContain("nonce");
+    expect(text.replace(/script-src [^;]*/, "")).toBe(
+      contentSecurityPolicy("x").replace(/script-src [^;]*/, ""),
+    );
   });
 });
 
@@ -98,6 +112,16 @@ describe("documentCacheKey", () => {
     expect(documentCacheKey(get(), 200, new Headers(), context({}))).toContain("/");
   });
 
+  it("answers HEAD like GET", () => {
+    const head = documentCacheKey(
+      get("http://localhost/", { method: "HEAD" }),
+      200,
+      new Headers(),
+      context({}),
+    );
+    expect(head).toBe(documentCacheKey(get(), 200, new Headers(), context({})));
+  });
+
   it("keys on the path and the loader data", () => {
     const a = documentCacheKey(get(), 200, new Headers(), context({}));
     const b = documentCacheKey(
@@ -120,6 +144,7 @@ describe("documentCacheKey", () => {
       context({}),
     ],
     ["a POST", get("http://localhost/", { method: "POST" }), 200, new Headers(), context({})],
+    ["a PUT", get("http://localhost/", { method: "PUT" }), 200, new Headers(), context({})],
     ["a non-200 status", get(), 404, new Headers(), context({})],
     ["a Set-Cookie header", get(), 200, new Headers({ "Set-Cookie": "a=b" }), context({})],
     ["action data", get(), 200, new Headers(), context({ actionData: { "route-1": { ok: true } } })],
@@ -145,26 +170,38 @@ describe("documentCacheKey", () => {
 });
 
 describe("StaticDocumentCache", () => {
-  it("swaps in each response's own nonce for the placeholder", () => {
+  const headers = () => new Headers({ "Content-Type": "text/html; charset=utf-8" });
+
+  it("stores the page without the placeholder's nonce attributes, allowing its scripts by hash", async () => {
     const cache = new StaticDocumentCache();
-    const html = `<script nonce="${cache.placeholder}">1</script><link nonce="${cache.placeholder}">`;
-    const page = cache.set("k", html);
-    expect(page.withNonce("AAA")).toBe('<script nonce="AAA">1</script><link nonce="AAA">');
-    expect(cache.get("k")?.withNonce("BBB")).toBe('<script nonce="BBB">1</script><link nonce="BBB">');
+    const html = `<script nonce="${cache.placeholder}">go()</script><p>text</p>`;
+    const page = await cache.set("k", html, headers());
+    const answer = page?.answer({ method: "GET" });
+    expect(Buffer.from(answer?.body ?? []).toString()).toBe("<script>go()</script><p>text</p>");
+    expect(answer?.headers["content-security-policy"]).toContain(
+      `'sha256-${createHash("sha256").update("go()").digest("base64")}'`,
+    );
+    expect(await cache.get("k")).toBe(page);
+  });
+
+  it("refuses to share a page that needs its nonce outside a nonce attribute", () => {
+    const cache = new StaticDocumentCache();
+    expect(cache.set("k", `<p>${cache.placeholder}</p>`, headers())).toBeNull();
+    expect(cache.get("k")).toBeUndefined();
   });
 
   it("uses a different placeholder in every process", () => {
     expect(new StaticDocumentCache().placeholder).not.toBe(new StaticDocumentCache().placeholder);
   });
 
-  it("keeps a bounded number of pages, dropping the least recently used", () => {
+  it("keeps a bounded number of pages, dropping the least recently used", async () => {
     const cache = new StaticDocumentCache(2);
-    cache.set("a", "A");
-    cache.set("b", "B");
+    const a = cache.set("a", "A", headers());
+    cache.set("b", "B", headers());
     cache.get("a");
-    cache.set("c", "C");
+    cache.set("c", "C", headers());
     expect(cache.size).toBe(2);
     expect(cache.get("b")).toBeUndefined();
-    expect(cache.get("a")?.withNonce("")).toBe("A");
+    expect(cache.get("a")).toBe(a);
   });
 });

@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { SharedDocument } from "./shared-document.server";
+
+/**
+ * How long a shared document the app has just served may be served again without asking the
+ * app. The app decides what is shared (its loaders run, its cache key includes their data);
+ * within this window a request for the same path that qualifies gets the same document
+ * straight from the socket. When the window is over, the next request goes to the app while
+ * the others still get the document (so a burst never queues up behind the framework); if the
+ * app has not offered the path again within another window, the path is the app's again.
+ * A change in loader data (a new year, a new build) therefore shows within two windows, and
+ * the app still sees about one request a second per path under any load.
+ */
+export const fastPathWindowMs = 1_000;
+
+const maxPaths = 64;
+
+interface Offer {
+  document: SharedDocument;
+  until: number;
+  /** When the request that went to the app to renew this offer left. */
+  renewingSince?: number;
+}
+
+const offers = new Map<string, Offer>();
+
+/** Called by the app each time it serves `path` as a shared document. */
+export function offerSharedDocument(path: string, document: SharedDocument, now = Date.now()): void {
+  offers.delete(path);
+  offers.set(path, { document, until: now + fastPathWindowMs });
+  for (const [oldest, offer] of offers) {
+    if (offers.size <= maxPaths && offer.until > now - fastPathWindowMs) break;
+    offers.delete(oldest);
+  }
+}
+
+/**
+ * Answers a request for a document the app served as shared within the last window, in front
+ * of the framework: GET or HEAD, a path without a query, no Cookie header, the same headers,
+ * bytes, codings and 304s as the app's own answer. Returns false, touching nothing, for every
+ * other request: the app handles it.
+ */
+export function serveSharedDocument(
+  request: IncomingMessage,
+  response: ServerResponse,
+  now = Date.now(),
+): boolean {
+  const { method, url } = request;
+  if (method !== "GET" && method !== "HEAD") return false;
+  if (!url?.startsWith("/") || url.includes("?") || request.headers.cookie !== undefined) return false;
+  const offer = offers.get(url);
+  if (!offer) return false;
+  if (now >= offer.until) {
+    if (offer.renewingSince === undefined) {
+      offer.renewingSince = now;
+      return false;
+    }
+    if (now - offer.renewingSince >= fastPathWindowMs) {
+      offers.delete(url);
+      return false;
+    }
+  }
+  const answer = offer.document.answer({
+    method,
+    acceptEncoding: request.headers["accept-encoding"],
+    ifNoneMatch: request.headers["if-none-match"],
+  });
+  // setHeader, not writeHead(status, headers): a request log reads them back with getHeader.
+  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+  response.writeHead(answer.status);
+  response.end(answer.body ?? undefined);
+  return true;
+}

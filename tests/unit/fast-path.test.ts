@@ -1,0 +1,116 @@
+import { once } from "node:events";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { brotliDecompressSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  fastPathWindowMs,
+  offerSharedDocument,
+  serveSharedDocument,
+} from "~/shared-documents/fast-path.server";
+import { SharedDocument } from "~/shared-documents/shared-document.server";
+
+const html = `<!DOCTYPE html><html><body>${"<p>Home</p>".repeat(100)}</body></html>`;
+let server: Server;
+let port = 0;
+/** The clock the server's fast path reads: tests move it to expire offers. */
+let now = 1_000_000;
+
+beforeAll(async () => {
+  const document = await SharedDocument.create(
+    html,
+    new Headers({ "Content-Type": "text/html; charset=utf-8" }),
+  );
+  offerSharedDocument("/", document, now);
+  offerSharedDocument("/terms", document, now - fastPathWindowMs);
+  server = createServer((request, response) => {
+    if (serveSharedDocument(request, response, now)) return;
+    response.writeHead(418, { "content-type": "text/plain" });
+    response.end("the app");
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(() => {
+  server.close();
+});
+
+function send(method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>(
+    (resolve, reject) => {
+      const request = httpRequest({ host: "127.0.0.1", port, method, path, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      });
+      request.on("error", reject);
+      request.end();
+    },
+  );
+}
+
+describe("serveSharedDocument", () => {
+  it("answers a GET of an offered path with the stored coding and headers", async () => {
+    const response = await send("GET", "/", { "accept-encoding": "gzip, deflate, br" });
+    expect(response.status).toBe(200);
+    expect(response.headers["content-encoding"]).toBe("br");
+    expect(response.headers["cache-control"]).toMatch(/^public, /);
+    expect(brotliDecompressSync(response.body).toString()).toBe(html);
+  });
+
+  it("answers 304 to a matching If-None-Match and HEAD without a body", async () => {
+    const first = await send("GET", "/", { "accept-encoding": "gzip" });
+    const etag = String(first.headers.etag);
+    const notModified = await send("GET", "/", { "accept-encoding": "gzip", "if-none-match": etag });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toHaveLength(0);
+    const head = await send("HEAD", "/", { "accept-encoding": "gzip" });
+    expect(head.status).toBe(200);
+    expect(head.headers["content-length"]).toBe(String(first.body.length));
+    expect(head.body).toHaveLength(0);
+  });
+
+  it.each([
+    ["a POST", "POST", "/", {}],
+    ["a query", "GET", "/?utm_source=x", {}],
+    ["a cookie", "GET", "/", { cookie: "flash=1" }],
+    ["a path never offered", "GET", "/privacy", {}],
+    ["another spelling of the path", "GET", "//", {}],
+  ])("leaves %s to the app", async (_label, method, path, headers) => {
+    const response = await send(method, path, headers);
+    expect(response.status).toBe(418);
+    expect(response.body.toString()).toBe("the app");
+  });
+
+  it("after the window, sends one request to the app to renew the offer and serves the rest meanwhile", async () => {
+    expect((await send("GET", "/terms")).status).toBe(418);
+    expect((await send("GET", "/terms")).status).toBe(200);
+    expect((await send("GET", "/terms")).status).toBe(200);
+  });
+
+  it("leaves the path to the app when no new offer came within another window", async () => {
+    expect((await send("GET", "/")).status).toBe(200);
+    now += fastPathWindowMs;
+    expect((await send("GET", "/")).status).toBe(418);
+    expect((await send("GET", "/")).status).toBe(200);
+    now += fastPathWindowMs;
+    expect((await send("GET", "/")).status).toBe(418);
+    expect((await send("GET", "/")).status).toBe(418);
+  });
+
+  it("serves a renewed offer for a full window again", async () => {
+    const document = await SharedDocument.create("<p>renewed</p>", new Headers());
+    offerSharedDocument("/", document, now);
+    expect((await send("GET", "/")).body.toString()).toBe("<p>renewed</p>");
+    now += fastPathWindowMs - 1;
+    expect((await send("GET", "/")).status).toBe(200);
+  });
+});
