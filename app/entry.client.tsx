@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { holdEventsUntilRouter } from "~/hold-events-until-router.client";
 
 declare global {
   interface Window {
@@ -20,6 +21,7 @@ window.addEventListener("popstate", (event) => {
   }
 });
 
+holdEventsUntilRouter();
 startTransition(() => {
   hydrateRoot(
     document,
