@@ -1,6 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { holdEventsUntilRouter } from "~/hydration/hold-events-until-router.client";
 import { scheduleVitalsReporting } from "~/vitals/schedule-reporting.client";
 
 declare global {
@@ -11,8 +12,8 @@ declare global {
 
 // In-page anchors (navigation, skip link, calls to action) are the browser's to handle: it
 // scrolls and moves focus natively. Left to the router, a fragment change is a navigation
-// that fights the smooth scroll and, when it lands before hydration has finished, makes
-// React 18 abort with error #345. This listener runs before the router's.
+// that fights the smooth scroll. This listener runs before the router's. (React's error #345
+// on an early click on such a link came from the click: see holdEventsUntilRouter.)
 const initial = { pathname: window.location.pathname, search: window.location.search };
 window.addEventListener("popstate", (event) => {
   const known = window.__remixRouter?.state.location ?? initial;
@@ -21,6 +22,7 @@ window.addEventListener("popstate", (event) => {
   }
 });
 
+holdEventsUntilRouter();
 startTransition(() => {
   hydrateRoot(
     document,

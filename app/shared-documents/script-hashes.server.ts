@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { inertScriptType } from "~/defer-hydration.server";
+import { inertScriptType } from "~/hydration/defer.server";
 
 /**
  * Script types the page runs: classic and module scripts, and the inert hydration script that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deferHydration, headScript } from "~/defer-hydration.server";
+import { deferHydration, headScript } from "~/hydration/defer.server";
 
 const inertPreloadRel = "x-remix-modulepreload";
 const inertScriptType = "text/x-remix-hydration";
