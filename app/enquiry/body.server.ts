@@ -1,3 +1,5 @@
+import { readLimitedText } from "~/server/limited-body.server";
+
 /** The largest enquiry body we read. A maximal valid enquiry, percent-encoded, stays under it. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -13,38 +15,9 @@ export type FormBody =
  * the browser counts them for `maxlength`.
  */
 export async function readFormBody(request: Request, limit = MAX_BODY_BYTES): Promise<FormBody> {
-  const declared = request.headers.get("Content-Length");
-  if (declared !== null && Number(declared) > limit) {
-    return { ok: false, status: 413, reason: "declared length over the limit" };
-  }
-  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") {
-    return { ok: false, status: 400, reason: `unsupported content type ${JSON.stringify(type ?? null)}` };
-  }
-  if (!request.body) return { ok: false, status: 400, reason: "empty body" };
-
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      // Stop reading, but do not cancel: cancelling destroys the socket before we can answer.
-      reader.releaseLock();
-      return { ok: false, status: 413, reason: "body over the limit" };
-    }
-    chunks.push(value);
-  }
-
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    return { ok: false, status: 400, reason: "body is not valid UTF-8" };
-  }
-  const fields = parseUrlEncoded(text);
+  const body = await readLimitedText(request, { contentType: "application/x-www-form-urlencoded", limit });
+  if (!body.ok) return body;
+  const fields = parseUrlEncoded(body.text);
   return fields ? { ok: true, fields } : { ok: false, status: 400, reason: "malformed percent-encoding" };
 }
 
