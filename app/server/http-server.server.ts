@@ -131,15 +131,20 @@ function logAnswered(request: IncomingMessage, response: ServerResponse, started
   console.log(`${request.method} ${url} ${response.statusCode} ${length} - ${milliseconds} ms`);
 }
 
+/** The headers every response carries (the resource policy: a document sets its own), made once. */
+const securityHeaders: [string, string][] = (() => {
+  const headers = new Headers();
+  applySecurityHeaders(headers);
+  return [...headers];
+})();
+
 function guardHeaders(request: IncomingMessage, response: ServerResponse, current: HttpServerState): void {
   const writeHead = response.writeHead;
   // Every path to the wire goes through writeHead (an implicit header calls it too), so this is
   // the last moment the response can still be changed, after Express and Remix set theirs.
   response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    const headers = new Headers();
-    applySecurityHeaders(headers);
     const passed = args.find((arg): arg is OutgoingHttpHeaders => typeof arg === "object" && arg !== null);
-    for (const [name, value] of headers) {
+    for (const [name, value] of securityHeaders) {
       if (!this.hasHeader(name) && !hasHeaderIn(passed, name)) this.setHeader(name, value);
     }
     // An answer before the body was read ends the connection: the rest of the body would
