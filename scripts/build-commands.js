@@ -2,8 +2,12 @@
 // app code they read (the lead store, the field-metrics files, the environment), so the
 // production image, which holds build/ and production dependencies only, has them too.
 // Run by `npm run build` after `remix build`.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { build } from "esbuild";
 import { root } from "./lib/server.js";
+
+const { dependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 export const commands = ["leads", "vitals"];
 
@@ -15,7 +19,8 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  // Dependencies (zod) come from node_modules at run time, as for the server build.
-  packages: "external",
+  // Production dependencies (zod) come from node_modules at run time, as for the server build.
+  // Not `packages: "external"`: esbuild 0.17 would take the app's `~/` alias for a package too.
+  external: Object.keys(dependencies),
   logLevel: "warning",
 });

@@ -216,6 +216,24 @@ test("the image's files, installed and started as its CMD starts them, serve the
           .map((line) => JSON.parse(line)),
       ).toMatchObject([{ state: "inbox", name: values.name, email: values.email }]);
 
+      // A field-metrics beacon lands in the same volume, and the image's `npm run vitals` sums it up.
+      const beacon = await fetch(`${server.url}/vitals`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          route: "/privacy-policy",
+          device: "desktop",
+          navigationType: "navigate",
+          metrics: [{ name: "LCP", value: 1234, rating: "good" }],
+        }),
+      });
+      expect(beacon.status).toBe(204);
+      const vitals = await promisify(execFile)("npm", ["run", "-s", "vitals"], {
+        cwd: folder,
+        env: { ...process.env, ...runtimeEnv },
+      });
+      expect(vitals.stdout).toMatch(/\/privacy-policy\s+desktop\s+LCP\s+1234 ms\s+good\s+1\b/);
+
       // The HEALTHCHECK command itself passes against this server, and fails with none.
       const script = /CMD node -e "(.*)"$/.exec(one("HEALTHCHECK").args)?.[1] ?? "";
       const check = (port: number) =>
