@@ -3,12 +3,12 @@
 //   npm run leads -- --json            one JSON object per lead per line
 //   npm run leads -- retry ID          puts a failed (or inbox) lead back in the delivery queue
 //   npm run leads -- retry --failed    puts every failed lead back in the queue
-// It reads ENQUIRY_STORE_DIR as the server does (default ./data). Relative imports only, so it
-// runs under plain vite-node without the app's `~` alias.
-import { env } from "../app/env.server";
-import type { Lead } from "../app/leads/lead";
-import { requeue } from "../app/leads/schedule";
-import { createLeadStore, leadsFolder } from "../app/leads/store.server";
+// It reads ENQUIRY_STORE_DIR as the server does (default ./data). `npm run build` bundles it
+// into build/leads.js (scripts/build-commands.js), so the production image has it too.
+import { env } from "~/env.server";
+import type { Lead } from "~/leads/lead";
+import { requeue } from "~/leads/schedule";
+import { createLeadStore, leadsFolder } from "~/leads/store.server";
 import { printTable } from "./lib/server.js";
 
 const store = createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });

@@ -1,8 +1,8 @@
-import { logMailFailure, type MailTransport } from "../mail/types";
-import { type Lead, logLeadState } from "./lead";
-import { type DelivererLock, HEARTBEAT_MS } from "./lock.server";
-import { afterAttempt } from "./schedule";
-import type { LeadStore } from "./store.server";
+import { type Lead, logLeadState } from "~/leads/lead";
+import { type DelivererLock, HEARTBEAT_MS } from "~/leads/lock.server";
+import { afterAttempt } from "~/leads/schedule";
+import type { LeadStore } from "~/leads/store.server";
+import { logMailFailure, type MailTransport } from "~/mail/types";
 
 /** How often every process rereads the folder (leads another process stored, operator retries). */
 export const SCAN_MS = 5_000;

@@ -1,4 +1,4 @@
-import type { EnquiryMessage } from "../mail/types";
+import type { EnquiryMessage } from "~/mail/types";
 
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS

@@ -1,5 +1,5 @@
-import type { SendResult } from "../mail/types";
-import type { Lead } from "./lead";
+import type { Lead } from "~/leads/lead";
+import type { SendResult } from "~/mail/types";
 
 export const FIRST_RETRY_MS = 10_000;
 export const MAX_RETRY_GAP_MS = 15 * 60_000;

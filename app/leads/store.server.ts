@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { EnquiryMessage } from "../mail/types";
-import { type Lead, type LeadState, logLeadState, parseLead } from "./lead";
+import { type Lead, type LeadState, logLeadState, parseLead } from "~/leads/lead";
+import type { EnquiryMessage } from "~/mail/types";
 
 /** How many leads the store keeps at most (about 20 MB of files); past it, enquiries are not kept. */
 export const MAX_LEADS = 10_000;
