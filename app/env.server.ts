@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/enquiry/block-list.server";
 
 /**
  * Every environment variable the server reads, validated once at start-up. A bad value
@@ -16,6 +17,13 @@ const proxyCount = z
   .trim()
   .regex(/^(?:[0-9]|true|false)$/, "must be the number of proxies in front, 0 to 9")
   .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value)));
+
+const blockList = z.string().transform((text, context): BlockList => {
+  const parsed = parseBlockList(text);
+  if (parsed.ok) return parsed.list;
+  context.addIssue({ code: "custom", message: parsed.error });
+  return z.NEVER;
+});
 
 const schema = {
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
@@ -39,6 +47,18 @@ const schema = {
   VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
   TRUST_PROXY: proxyCount.default(0),
+  ENQUIRY_BLOCK_LIST: blockList.default(EMPTY_BLOCK_LIST),
+  ENQUIRY_BLOCK_HEADLESS: z
+    .enum(["0", "1"], { error: "must be 1 (on) or 0 (off)" })
+    .transform((value) => value === "1")
+    .default(false),
+  ENQUIRY_THROTTLE: z.coerce
+    .number({ error: "must be a number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(0, "must be a number of seconds, 0 or more")
+    .max(86_400, "must be at most 86400 (a day)")
+    .default(0),
+  ENQUIRY_SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   SITE_URL: z
     .url({ protocol: /^https?$/ })
@@ -47,6 +67,11 @@ const schema = {
 } satisfies Record<string, z.ZodType>;
 
 type Schema = typeof schema;
+
+/** Protections that are off by default: a bad value leaves them off, rather than half on. */
+const PROTECTIONS = new Set<string>(["ENQUIRY_BLOCK_LIST", "ENQUIRY_BLOCK_HEADLESS", "ENQUIRY_THROTTLE"]);
+/** Values never repeated in the log: the block list holds people's addresses and numbers. */
+const UNQUOTED = new Set<string>(["ENQUIRY_BLOCK_LIST"]);
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
 
 export function parseEnv(
@@ -61,7 +86,11 @@ export function parseEnv(
       env[name] = result.data;
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
-      log(`config: ${name}=${JSON.stringify(raw)} is invalid (${reason}); using the default instead`);
+      const value = UNQUOTED.has(name) ? "" : `=${JSON.stringify(raw)}`;
+      const fallback = PROTECTIONS.has(name)
+        ? "this protection stays off until it is fixed"
+        : "using the default instead";
+      log(`config: ${name}${value} is invalid (${reason}); ${fallback}`);
       env[name] = field.parse(undefined);
     }
   }

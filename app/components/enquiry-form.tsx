@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
 import { ENQUIRY_FIELDS, MAX_LENGTH, type Notice } from "~/enquiry/notices";
@@ -42,6 +42,10 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
     if (lastResult?.status !== "error") return;
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [lastResult]);
+  // An automated browser says so in `navigator.webdriver`; the server's headless rule reads it.
+  // Set after hydration only: the server-rendered form stays the same bytes for every visitor.
+  const [webdriver, setWebdriver] = useState(false);
+  useEffect(() => setWebdriver(navigator.webdriver === true), []);
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -65,6 +69,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
           tabIndex={-1}
           autoComplete="off"
         />
+        {webdriver ? <input type="hidden" name={ENQUIRY_FIELDS.webdriver} value="1" /> : null}
       </div>
 
       <Field label="Name" meta={fields.name} className="col-span-12 sm:col-span-6">

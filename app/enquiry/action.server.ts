@@ -5,16 +5,13 @@ import { readFormBody } from "~/enquiry/body.server";
 import { setSentNotice, takeNotice } from "~/enquiry/flash.server";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
-import {
-  ENQUIRY_FIELDS,
-  type EnquiryActionData,
-  type EnquiryLoaderData,
-  type NoticeKind,
-} from "~/enquiry/notices";
-import { clientAddress, createBudget } from "~/enquiry/rate-limit.server";
+import type { EnquiryActionData, EnquiryLoaderData, NoticeKind } from "~/enquiry/notices";
+import { clientAddress, createBudget, createRateLimiter, type Verdict } from "~/enquiry/rate-limit.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
+import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { env } from "~/env.server";
-import { keepLead } from "~/leads/leads.server";
+import type { SpamReason } from "~/leads/lead";
+import { keepLead, quarantineLead } from "~/leads/leads.server";
 import { mailTransport } from "~/mail/transport.server";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
@@ -26,19 +23,34 @@ const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] a
 type Attempt =
   | { kind: "stored" }
   | { kind: "sent" }
-  | { kind: "limited"; retryAfterSeconds: number }
+  | { kind: "limited"; retryAfterSeconds: number; by: "client budget" | "site-wide flood level" | "throttle" }
   | { kind: "failed"; result: SendResult | null };
+
+/** What became of an enquiry a filter caught. */
+type Caught = { kind: "quarantined" } | Extract<Attempt, { kind: "limited" }> | { kind: "unkept" };
 
 const budget = createBudget({
   perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
   site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
 });
 
+// ENQUIRY_THROTTLE: at most one accepted enquiry per client (known address) per that many seconds.
+const throttle = createRateLimiter({
+  limit: env.ENQUIRY_THROTTLE > 0 ? 1 : 0,
+  windowMs: env.ENQUIRY_THROTTLE * 1000,
+});
+
+const spamRules = { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS };
+
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
 // after a lost response stores it once (a failure is forgotten, so a retry does try again).
 // The form carries nothing per visitor, so the home page stays the same for everyone.
 const attempts = createIdempotencyStore<Attempt>({
   keep: (attempt) => attempt.kind === "stored" || attempt.kind === "sent",
+  ttlMs: 30 * 60 * 1000,
+});
+const caught = createIdempotencyStore<Caught>({
+  keep: (attempt) => attempt.kind === "quarantined",
   ttlMs: 30 * 60 * 1000,
 });
 
@@ -63,14 +75,6 @@ export async function handleEnquiry(request: Request) {
   }
   const { fields } = body;
 
-  // Bots fill every field they find, or post without the form at all: both get the
-  // success they expect, and nothing is sent.
-  const honeypot = fields.get(ENQUIRY_FIELDS.honeypot);
-  if (honeypot?.length !== 1 || honeypot[0] !== "") {
-    log({ outcome: "honeypot" });
-    return sentRedirect(request);
-  }
-
   const form = new URLSearchParams();
   const structural: Record<string, string[]> = {};
   for (const name of FORM_FIELDS) {
@@ -80,6 +84,13 @@ export async function handleEnquiry(request: Request) {
   }
   const submission = parseWithZod(form, { schema: enquirySchema });
   if (submission.status !== "success" || Object.keys(structural).length > 0) {
+    // A bot that filled the hidden field gets the success it expects, whatever it typed; an
+    // invalid enquiry is no lead to keep.
+    const trapped = trapReason(fields);
+    if (trapped) {
+      log({ outcome: "spam", reason: `${trapped}, invalid fields: not kept` });
+      return sentRedirect(request);
+    }
     log({
       outcome: submission.status === "success" ? "bad-request" : "invalid",
       reason: submission.status === "success" ? "missing or repeated field" : undefined,
@@ -89,6 +100,9 @@ export async function handleEnquiry(request: Request) {
 
   const enquiry = submission.value;
   const client = clientAddress(request, env.TRUST_PROXY);
+  const spam = spamReason(spamRules, request, fields, enquiry);
+  if (spam) return refuseSpam(request, enquiry, client, spam, submission.reply(), log);
+
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
     deliver(enquiry, client),
   );
@@ -101,7 +115,7 @@ export async function handleEnquiry(request: Request) {
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
       return sentRedirect(request);
     case "limited":
-      log({ outcome: "rate-limited", reason: client === null ? "site-wide flood level" : "client budget" });
+      log({ outcome: attempt.by === "throttle" ? "throttled" : "rate-limited", reason: attempt.by });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
     case "failed": {
       // Nothing was kept. The provider's failure is not a failure of this page: it answers
@@ -116,23 +130,70 @@ export async function handleEnquiry(request: Request) {
   }
 }
 
+/**
+ * What a filter caught is quarantined (kept as `spam`, never delivered), within the same
+ * budgets as any enquiry, so a flood of it cannot push other quarantined leads out faster than
+ * the flood level allows. The answer is the filter's whether or not it was kept.
+ */
+async function refuseSpam(
+  request: Request,
+  enquiry: Enquiry,
+  client: string | null,
+  reason: SpamReason,
+  result: EnquiryActionData["result"],
+  log: (line: Omit<EnquiryLogLine, "ms">) => void,
+) {
+  const key = `${reason}:${idempotencyKey(enquiry)}`;
+  const { result: attempt, duplicate } = await caught.run(key, async (): Promise<Caught> => {
+    const limited = budgetVerdict(client);
+    if (limited) return limited;
+    if (!(await quarantineLead(enquiry, reason))) return { kind: "unkept" };
+    budget.record(client);
+    return { kind: "quarantined" };
+  });
+  if (attempt.kind === "quarantined") log({ outcome: duplicate ? "duplicate" : "quarantined", reason });
+  else {
+    const why = attempt.kind === "limited" ? attempt.by : "the store is unusable";
+    log({ outcome: "spam", reason: `${reason}, ${why}: not kept` });
+  }
+  const status = SPAM_STATUS[reason];
+  return status === 303 ? sentRedirect(request) : reply(result, "failed", status);
+}
+
+/** The budget that refuses `client` now, if one does. */
+function budgetVerdict(client: string | null): Extract<Attempt, { kind: "limited" }> | null {
+  const verdict: Verdict = budget.check(client);
+  if (verdict.allowed) return null;
+  const by = client === null ? "site-wide flood level" : "client budget";
+  return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds, by };
+}
+
 async function deliver(enquiry: Enquiry, client: string | null): Promise<Attempt> {
-  const verdict = budget.check(client);
-  if (!verdict.allowed) return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
+  const limited = budgetVerdict(client);
+  if (limited) return limited;
+  const throttled = client === null ? null : throttle.check(client);
+  if (throttled && !throttled.allowed) {
+    return { kind: "limited", retryAfterSeconds: throttled.retryAfterSeconds, by: "throttle" };
+  }
   // Only an accepted enquiry counts against a budget: one the store kept, or one EmailJS took.
   if (await keepLead(enquiry)) {
-    budget.record(client);
+    accepted(client);
     return { kind: "stored" };
   }
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
   if (!mailTransport) return { kind: "failed", result: null };
   const result = await mailTransport.send(enquiry);
   if (result.ok) {
-    budget.record(client);
+    accepted(client);
     return { kind: "sent" };
   }
   logMailFailure(mailTransport.name, result);
   return { kind: "failed", result };
+}
+
+function accepted(client: string | null) {
+  budget.record(client);
+  if (client !== null) throttle.record(client);
 }
 
 function idempotencyKey(enquiry: Enquiry): string {

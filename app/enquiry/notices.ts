@@ -37,6 +37,8 @@ export const ENQUIRY_FIELDS = {
   phoneNumber: "phoneNumber",
   message: "message",
   honeypot: "company_website",
+  /** Set to "1" by the enhanced form when `navigator.webdriver` is true (ENQUIRY_BLOCK_HEADLESS). */
+  webdriver: "webdriver",
 } as const;
 
 export const MAX_LENGTH = {

@@ -32,13 +32,16 @@ export function createDelivery(options: {
   lock: DelivererLock;
   intervalMs: number;
   retentionDays: number;
+  /** Days a quarantined lead is kept (ENQUIRY_SPAM_RETENTION_DAYS). */
+  spamRetentionDays: number;
   now?: () => Date;
   random?: () => number;
   log?: (line: string) => void;
   /** Told after every scan of the folder: null when it worked, the error when it did not. */
   onScan?: (error: unknown) => void;
 }): Delivery {
-  const { store, transport, lock, intervalMs, retentionDays, now = () => new Date(), random } = options;
+  const { store, transport, lock, intervalMs, retentionDays, spamRetentionDays, random } = options;
+  const now = options.now ?? (() => new Date());
   const log = options.log ?? console.error;
   const onScan = options.onScan ?? (() => {});
   const sending = transport?.name === "emailjs" ? transport : null;
@@ -85,14 +88,19 @@ export function createDelivery(options: {
         log(`lead store: another process took over delivery from ${store.folder}; this one waits`);
         return;
       }
-      lastSendAt = now().getTime();
       const lead = next;
+      // Erased while it waited (`npm run leads -- erase`): never sent, never written back.
+      if (await store.isErased(lead)) {
+        immediate.delete(lead.id);
+        schedule(0);
+        return;
+      }
+      lastSendAt = now().getTime();
       const result = await sending.send(lead.enquiry);
       immediate.delete(lead.id);
       const updated = afterAttempt(lead, result, now(), random);
       if (!result.ok) logMailFailure(sending.name, result);
-      await store.save(updated);
-      if (updated.state !== lead.state) logLeadState(updated);
+      if ((await store.save(updated)) && updated.state !== lead.state) logLeadState(updated);
     } catch (error) {
       report(error);
     } finally {
@@ -121,7 +129,7 @@ export function createDelivery(options: {
       }
       if (owner && now().getTime() - lastPruneAt >= PRUNE_MS) {
         lastPruneAt = now().getTime();
-        await store.prune(retentionDays);
+        await store.prune({ days: retentionDays, spamDays: spamRetentionDays });
       }
     } catch (error) {
       report(error);

@@ -3,10 +3,18 @@ import type { EnquiryMessage } from "~/mail/types";
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
  * refused it for good, or 72 h of retries ran out; `inbox`: kept while no EmailJS is configured,
- * so the store itself is where the team reads it.
+ * so the store itself is where the team reads it; `spam`: caught by a filter and quarantined,
+ * never delivered unless an operator releases it.
  */
-export const LEAD_STATES = ["pending", "sent", "failed", "inbox"] as const;
+export const LEAD_STATES = ["pending", "sent", "failed", "inbox", "spam"] as const;
 export type LeadState = (typeof LEAD_STATES)[number];
+
+/**
+ * Why a lead is quarantined: the hidden field was filled (`honeypot`) or not posted at all
+ * (`missing-field`), or ENQUIRY_BLOCK_LIST or ENQUIRY_BLOCK_HEADLESS refused it.
+ */
+export const SPAM_REASONS = ["honeypot", "missing-field", "blocklist", "headless"] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
 
 /** One enquiry as the lead store keeps it: one JSON file per lead. */
 export interface Lead {
@@ -21,6 +29,10 @@ export interface Lead {
   /** ISO time the current round of retries began: the 72 h limit counts from here. */
   queuedAt: string;
   enquiry: EnquiryMessage;
+  /** The filter that quarantined it (kept after a release, as its history). */
+  reason?: SpamReason;
+  /** ISO time an operator released it from the quarantine (`npm run leads -- release ID`). */
+  releasedAt?: string;
 }
 
 const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
@@ -44,16 +56,24 @@ export function parseLead(text: string): Lead | null {
     (lead.lastError === null || typeof lead.lastError === "string") &&
     typeof lead.nextAttemptAt === "string" &&
     typeof lead.queuedAt === "string" &&
+    (lead.reason === undefined || SPAM_REASONS.includes(lead.reason as SpamReason)) &&
+    (lead.state !== "spam" || lead.reason !== undefined) &&
+    (lead.releasedAt === undefined || typeof lead.releasedAt === "string") &&
     typeof enquiry === "object" &&
     enquiry !== null &&
     ENQUIRY_FIELDS.every((field) => typeof enquiry[field] === "string");
   return complete ? (value as Lead) : null;
 }
 
-/** The log line of a state change: never the visitor's words, name, e-mail or phone. */
+/**
+ * The log line of a state change: never the visitor's words, name, e-mail or phone. A
+ * quarantined lead says why, and a released one says so in every line after its release.
+ */
 export function logLeadState(
-  lead: Pick<Lead, "id" | "state" | "attempts">,
+  lead: Pick<Lead, "id" | "state" | "attempts" | "reason" | "releasedAt">,
   state: string = lead.state,
 ): void {
-  console.log(JSON.stringify({ event: "lead", id: lead.id, state, attempts: lead.attempts }));
+  const { id, attempts, reason, releasedAt } = lead;
+  const note = releasedAt ? { released: releasedAt, reason } : lead.state === "spam" ? { reason } : {};
+  console.log(JSON.stringify({ event: "lead", id, state, attempts, ...note }));
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { env } from "~/env.server";
 import { createDelivery } from "~/leads/delivery.server";
+import type { SpamReason } from "~/leads/lead";
 import { createDelivererLock } from "~/leads/lock.server";
 import { createLeadStore, leadsFolder, StoreFullError } from "~/leads/store.server";
 import { mailTransport } from "~/mail/transport.server";
@@ -8,7 +9,8 @@ import type { EnquiryMessage } from "~/mail/types";
 
 export interface LeadsHealth {
   store: "ok" | "unusable" | "full";
-  leads: { pending: number; failed: number; oldestPendingSeconds: number };
+  /** `spam`: how many quarantined leads wait for an operator (`npm run leads -- --spam`). */
+  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
 }
 
 const store = createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR) });
@@ -18,6 +20,7 @@ const delivery = createDelivery({
   lock: createDelivererLock({ path: join(leadsFolder(env.ENQUIRY_STORE_DIR), "deliverer.lock") }),
   intervalMs: env.ENQUIRY_SEND_INTERVAL_MS,
   retentionDays: env.ENQUIRY_RETENTION_DAYS,
+  spamRetentionDays: env.ENQUIRY_SPAM_RETENTION_DAYS,
   onScan: (error) => markUsable(error === null, error),
 });
 
@@ -61,19 +64,36 @@ export async function keepLead(enquiry: EnquiryMessage): Promise<boolean> {
   }
 }
 
+/**
+ * Keeps an enquiry a filter caught in the quarantine (state `spam`, never delivered); false
+ * when the store cannot keep it. Nothing is sent directly: a caught enquiry waits for an operator.
+ */
+export async function quarantineLead(enquiry: EnquiryMessage, reason: SpamReason): Promise<boolean> {
+  try {
+    await store.quarantine(enquiry, reason);
+    markUsable(true);
+    return true;
+  } catch (error) {
+    markUsable(false, error);
+    return false;
+  }
+}
+
 export function leadsHealth(now = Date.now()): LeadsHealth {
   let pending = 0;
   let failed = 0;
+  let spam = 0;
   let oldest = now;
   for (const lead of store.leads()) {
     if (lead.state === "failed") failed += 1;
+    if (lead.state === "spam") spam += 1;
     if (lead.state !== "pending") continue;
     pending += 1;
     oldest = Math.min(oldest, Date.parse(lead.receivedAt));
   }
   return {
     store: usable ? (full ? "full" : "ok") : "unusable",
-    leads: { pending, failed, oldestPendingSeconds: Math.round((now - oldest) / 1000) },
+    leads: { pending, failed, oldestPendingSeconds: Math.round((now - oldest) / 1000), spam },
   };
 }
 

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
-import { join } from "node:path";
-import { type Lead, type LeadState, logLeadState, parseLead } from "~/leads/lead";
+import { access, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { type Lead, type LeadState, logLeadState, parseLead, type SpamReason } from "~/leads/lead";
 import type { EnquiryMessage } from "~/mail/types";
 
 /** How many leads the store keeps at most (about 20 MB of files); past it, enquiries are not kept. */
 export const MAX_LEADS = 10_000;
+/** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
+export const MAX_SPAM_PER_REASON = 1_000;
 
 /** A temporary file this old was left by a crash in the middle of a write, never by a write in progress. */
 const TORN_AFTER_MS = 60_000;
@@ -16,6 +18,15 @@ const TEMP_PREFIX = ".tmp-";
 /** Where the lead files (and the deliverer's lock) live inside ENQUIRY_STORE_DIR. */
 export function leadsFolder(storeDir: string): string {
   return join(storeDir, "leads");
+}
+
+/**
+ * Beside the leads: one empty file per erased lead, named by its id (a random UUID, nothing
+ * about the person). A server that still holds such a lead in memory checks here before it
+ * sends or writes it, so an erased lead never comes back.
+ */
+export function erasedFolder(leads: string): string {
+  return join(dirname(leads), "erased");
 }
 
 export class StoreFullError extends Error {
@@ -29,9 +40,24 @@ export interface LeadStore {
   readonly folder: string;
   /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
   add(enquiry: EnquiryMessage, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
-  /** Replaces a lead's file durably, all at once. */
-  save(lead: Lead): Promise<void>;
+  /**
+   * Keeps a lead a filter caught in the state `spam`, never delivered. Past MAX_SPAM_PER_REASON
+   * of its reason, the oldest of that reason is removed (one log line each).
+   */
+  quarantine(enquiry: EnquiryMessage, reason: SpamReason): Promise<Lead>;
+  /**
+   * Replaces a lead's file durably, all at once; false (and nothing written) when the lead
+   * was erased meanwhile.
+   */
+  save(lead: Lead): Promise<boolean>;
   remove(lead: Lead): Promise<void>;
+  /**
+   * Deletes a lead for good (a person's request): its id is recorded as erased first (fsync'd),
+   * then its file is removed (fsync'd), so no process that still holds it writes it back.
+   */
+  erase(lead: Lead): Promise<void>;
+  /** Whether the lead was erased (by any process); its copy here is then forgotten. */
+  isErased(lead: Lead): Promise<boolean>;
   /**
    * Brings the view up to date with the folder (leads written by another process, by the
    * operator's CLI, or removed), and returns every lead, oldest first.
@@ -39,8 +65,11 @@ export interface LeadStore {
   scan(): Promise<Lead[]>;
   /** Every lead as of the last scan or write, oldest first. */
   leads(): Lead[];
-  /** Removes leads that are not `pending` once they are older than `days`; returns how many. */
-  prune(days: number): Promise<number>;
+  /**
+   * Removes leads that are not `pending` once they are older than `days`, quarantined ones
+   * once older than `spamDays`, and erasure records older than `days`; returns how many leads.
+   */
+  prune(retention: { days: number; spamDays: number }): Promise<number>;
 }
 
 /**
@@ -54,6 +83,7 @@ export function createLeadStore(options: {
   /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
   create?: boolean;
   maxLeads?: number;
+  maxSpamPerReason?: number;
   now?: () => Date;
   log?: (line: string) => void;
 }): LeadStore {
@@ -61,10 +91,13 @@ export function createLeadStore(options: {
     folder,
     create = true,
     maxLeads = MAX_LEADS,
+    maxSpamPerReason = MAX_SPAM_PER_REASON,
     now = () => new Date(),
     log = console.error,
   } = options;
   const cache = new Map<string, { lead: Lead; mtimeMs: number }>();
+  const erased = erasedFolder(folder);
+  const erasedPath = (lead: Lead) => join(erased, lead.id);
   const reported = new Set<string>();
   let ready: Promise<unknown> | undefined;
 
@@ -85,14 +118,7 @@ export function createLeadStore(options: {
   let queued: Promise<void> | undefined;
   const syncFolder = (): Promise<void> => {
     if (queued) return queued;
-    const run = async () => {
-      const handle = await open(folder, "r");
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    };
+    const run = () => fsyncFolder(folder);
     const start = () => {
       const current = run().finally(() => {
         if (syncing === current) syncing = undefined;
@@ -111,7 +137,22 @@ export function createLeadStore(options: {
     return next;
   };
 
-  const write = async (lead: Lead) => {
+  const wasErased = async (lead: Lead) => {
+    try {
+      await access(erasedPath(lead));
+    } catch {
+      return false;
+    }
+    cache.delete(fileName(lead));
+    return true;
+  };
+
+  /**
+   * An update checks for an erasure both before and after its rename. `erase` records the id
+   * before it unlinks, so either this check sees the record and undoes the rename, or the
+   * rename came before the unlink, which then removes it: the file never outlives an erase.
+   */
+  const write = async (lead: Lead, update: boolean) => {
     await ensureFolder();
     const name = fileName(lead);
     const temporary = join(folder, `${TEMP_PREFIX}${lead.id}-${randomUUID().slice(0, 8)}`);
@@ -127,9 +168,37 @@ export function createLeadStore(options: {
       throw error;
     }
     await handle.close();
+    if (update && (await wasErased(lead))) {
+      await unlink(temporary).catch(() => undefined);
+      return false;
+    }
     await rename(temporary, join(folder, name));
+    if (update && (await wasErased(lead))) {
+      await unlink(join(folder, name)).catch(() => undefined);
+      await syncFolder();
+      return false;
+    }
     await syncFolder();
     cache.set(name, { lead, mtimeMs });
+    return true;
+  };
+
+  const addLead = async (enquiry: EnquiryMessage, state: LeadState, reason?: SpamReason) => {
+    const at = now().toISOString();
+    const lead: Lead = {
+      id: randomUUID(),
+      receivedAt: at,
+      state,
+      attempts: 0,
+      lastError: null,
+      nextAttemptAt: at,
+      queuedAt: at,
+      enquiry,
+      ...(reason ? { reason } : {}),
+    };
+    await write(lead, false);
+    logLeadState(lead);
+    return lead;
   };
 
   const sorted = () =>
@@ -160,26 +229,38 @@ export function createLeadStore(options: {
     folder,
 
     async add(enquiry, state) {
-      if (cache.size >= maxLeads) throw new StoreFullError(cache.size);
-      const at = now().toISOString();
-      const lead: Lead = {
-        id: randomUUID(),
-        receivedAt: at,
-        state,
-        attempts: 0,
-        lastError: null,
-        nextAttemptAt: at,
-        queuedAt: at,
-        enquiry,
-      };
-      await write(lead);
-      logLeadState(lead);
+      // The quarantine has a bound of its own and never fills the store for real leads.
+      let kept = 0;
+      for (const { lead } of cache.values()) if (lead.state !== "spam") kept += 1;
+      if (kept >= maxLeads) throw new StoreFullError(kept);
+      return addLead(enquiry, state);
+    },
+
+    async quarantine(enquiry, reason) {
+      const lead = await addLead(enquiry, "spam", reason);
+      const same = sorted().filter((other) => other.state === "spam" && other.reason === reason);
+      for (const oldest of same.slice(0, Math.max(0, same.length - maxSpamPerReason))) {
+        await remove(oldest);
+        log(
+          `lead store: the quarantine holds ${maxSpamPerReason} ${reason} leads, its limit; removed the oldest, ${oldest.id} (received ${oldest.receivedAt})`,
+        );
+      }
       return lead;
     },
 
-    save: write,
+    save: (lead) => write(lead, true),
 
     remove,
+
+    async erase(lead) {
+      await mkdir(erased, { recursive: true });
+      await writeFile(erasedPath(lead), "", { mode: 0o600, flush: true });
+      await fsyncFolder(erased);
+      await remove(lead);
+      await syncFolder();
+    },
+
+    isErased: wasErased,
 
     async scan() {
       if (create) await ensureFolder();
@@ -191,6 +272,7 @@ export function createLeadStore(options: {
         names = [];
       }
       const present = new Set(names);
+      const gone = new Set(await readdir(erased).catch(() => [] as string[]));
       for (const name of cache.keys()) if (!present.has(name)) cache.delete(name);
       const time = now().getTime();
       await Promise.all(
@@ -206,6 +288,12 @@ export function createLeadStore(options: {
               return;
             }
             if (!LEAD_FILE.test(name)) return;
+            // An erase stopped between its record and the unlink: finish it.
+            if (gone.has(name.slice(14, -5))) {
+              cache.delete(name);
+              if (create) await unlink(join(folder, name));
+              return;
+            }
             const cached = cache.get(name);
             // A sent lead never changes again; any other may (the deliverer, the operator's retry).
             if (cached?.lead.state === "sent") return;
@@ -223,16 +311,36 @@ export function createLeadStore(options: {
 
     leads: sorted,
 
-    async prune(days) {
-      const cutoff = now().getTime() - days * 24 * 60 * 60_000;
+    async prune({ days, spamDays }) {
+      const time = now().getTime();
+      const cutoff = time - days * DAY_MS;
+      const spamCutoff = time - spamDays * DAY_MS;
       let removed = 0;
       for (const lead of sorted()) {
-        if (lead.state === "pending" || Date.parse(lead.receivedAt) >= cutoff) continue;
+        const received = Date.parse(lead.receivedAt);
+        if (lead.state === "pending" || received >= (lead.state === "spam" ? spamCutoff : cutoff)) continue;
         await remove(lead);
         logLeadState(lead, "removed");
         removed += 1;
       }
+      // An erasure record outlives any copy a server could still hold of its lead.
+      for (const id of await readdir(erased).catch(() => [] as string[])) {
+        const path = join(erased, id);
+        const info = await stat(path).catch(() => null);
+        if (info && info.mtimeMs < cutoff) await unlink(path).catch(() => undefined);
+      }
       return removed;
     },
   };
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+async function fsyncFolder(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
