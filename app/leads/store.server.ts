@@ -217,6 +217,8 @@ export function createLeadStore(options: {
     const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
     const lead = parseLead(text);
     if (lead) {
+      // An operator released it from the quarantine: the server's log says so too.
+      if (cache.get(name)?.lead.state === "spam" && lead.state !== "spam") logLeadState(lead);
       cache.set(name, { lead, mtimeMs: info.mtimeMs });
       reported.delete(name);
     } else if (!reported.has(name)) {
