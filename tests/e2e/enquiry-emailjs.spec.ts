@@ -12,7 +12,7 @@ import {
 } from "../support/enquiry-page";
 import { type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
-import { leadNamed, readLeads, requestsFor, runLeadsCli } from "../support/leads";
+import { leadNamed, leadsCli, readLeads, requestsFor, runLeadsCli } from "../support/leads";
 import { type RunningServer, startServer } from "../support/server";
 
 // One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
@@ -129,7 +129,7 @@ async function health(url: string) {
   return (await (await fetch(`${url}/healthz`)).json()) as {
     status: string;
     store: string;
-    leads: { pending: number; failed: number; oldestPendingSeconds: number };
+    leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
   };
 }
 
@@ -258,7 +258,7 @@ test.describe("with JavaScript", () => {
     expect(readLeadsNamed(storeDir, values.name)).toBe(1);
   });
 
-  test("a filled honeypot gets a success notice and nothing is stored or sent", async ({
+  test("a filled honeypot gets a success notice and is quarantined, never sent; released, it is delivered once", async ({
     page,
     fake,
     app,
@@ -268,16 +268,78 @@ test.describe("with JavaScript", () => {
     await waitForHydration(page);
     const values = validEnquiry();
     await fillEnquiry(page, values);
+    // A browser's autofill or a password manager can fill the hidden field: a person is caught too.
     await page.locator('input[name="company_website"]').evaluate((input: HTMLInputElement) => {
       input.value = "https://spam.example";
     });
     const form = enquiryForm(page);
     await form.submit.click();
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expect.poll(() => app.output()).toContain('"outcome":"honeypot"');
-    await page.waitForTimeout(300);
+    await expect.poll(() => app.output()).toContain('"outcome":"quarantined","reason":"honeypot"');
+    const caught = leadNamed(storeDir, values.name);
+    expect(caught).toMatchObject({ state: "spam", reason: "honeypot", attempts: 0, enquiry: values });
+    await expect.poll(async () => (await health(app.url)).leads.spam).toBeGreaterThanOrEqual(1);
+    // The deliverer rereads the folder every 5 s and sends pending leads at once: spam never.
+    await page.waitForTimeout(1_500);
     expect(requestsFor(fake, values.name)).toHaveLength(0);
-    expect(leadNamed(storeDir, values.name)).toBeUndefined();
+
+    const released = await leadsCli(storeDir, ["release", caught?.id ?? ""], KEYS);
+    expect(released.stdout).toContain(`Released ${caught?.id} (honeypot) into the delivery queue`);
+    expect(JSON.parse(released.stderr)).toMatchObject({ event: "lead", id: caught?.id, state: "pending" });
+    await expect.poll(() => leadNamed(storeDir, values.name)?.state, { timeout: 15_000 }).toBe("sent");
+    await expectProviderRequest(fake, values);
+    const sent = leadNamed(storeDir, values.name);
+    expect(sent).toMatchObject({ reason: "honeypot", attempts: 1, releasedAt: expect.any(String) });
+    // The server's log notes the release, and the send of a released lead says so too.
+    await expect
+      .poll(() => app.output())
+      .toContain(
+        `{"event":"lead","id":"${caught?.id}","state":"sent","attempts":1,"released":"${sent?.releasedAt}","reason":"honeypot"}`,
+      );
+    expect(app.output()).toContain(
+      `{"event":"lead","id":"${caught?.id}","state":"pending","attempts":0,"released":`,
+    );
+    await page.waitForTimeout(1_000);
+    expect(requestsFor(fake, values.name)).toHaveLength(1);
+    const again = await leadsCli(storeDir, ["release", caught?.id ?? ""], KEYS).catch(
+      (error: { stderr: string }) => error,
+    );
+    expect(again.stderr).toContain("is sent, not in the quarantine: nothing to release");
+  });
+
+  test("an erased lead is never written back or sent again by a server that was sending or retrying it", async ({
+    fake,
+    app,
+    storeDir,
+  }) => {
+    test.setTimeout(45_000);
+    // A send in flight while the operator erases: EmailJS answers after the erase.
+    fake.respondWith({ kind: "ok", delayMs: 2_000 });
+    const inFlight = validEnquiry({ email: "erase.me@example.in" });
+    expect((await post(app.url, inFlight)).status).toBe(303);
+    await expect.poll(() => requestsFor(fake, inFlight.name).length).toBe(1);
+    expect((await leadsCli(storeDir, ["erase", inFlight.email])).stdout).toBe(
+      "Erased 1 lead of that person.\n",
+    );
+    // A lead whose send failed and waits for its retry (5 to 10 s later).
+    fake.respondWith({ kind: "status", status: 503, text: "Service Unavailable" });
+    const retrying = validEnquiry({ email: "erase.me.too@example.in" });
+    expect((await post(app.url, retrying)).status).toBe(303);
+    await expect.poll(() => leadNamed(storeDir, retrying.name)?.attempts).toBe(1);
+    const { nextAttemptAt } = leadNamed(storeDir, retrying.name) as unknown as { nextAttemptAt: string };
+    expect((await leadsCli(storeDir, ["erase", retrying.email])).stdout).toBe(
+      "Erased 1 lead of that person.\n",
+    );
+    fake.reset();
+    // Past the retry time and the in-flight answer: nothing came back, and nothing more was sent.
+    const until = Date.parse(nextAttemptAt) + 3_000;
+    while (Date.now() < until) {
+      expect(leadNamed(storeDir, inFlight.name)).toBeUndefined();
+      expect(leadNamed(storeDir, retrying.name)).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(requestsFor(fake, inFlight.name)).toHaveLength(0);
+    expect(requestsFor(fake, retrying.name)).toHaveLength(0);
   });
 });
 

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { FakeEmailJs } from "./fake-emailjs";
@@ -8,9 +9,11 @@ import type { FakeEmailJs } from "./fake-emailjs";
 export interface StoredLead {
   id: string;
   receivedAt: string;
-  state: "pending" | "sent" | "failed" | "inbox";
+  state: "pending" | "sent" | "failed" | "inbox" | "spam";
   attempts: number;
   lastError: string | null;
+  reason?: "honeypot" | "missing-field" | "blocklist" | "headless";
+  releasedAt?: string;
   enquiry: { name: string; email: string; countryCode: string; phoneNumber: string; message: string };
 }
 
@@ -42,13 +45,42 @@ export function requestsFor(fake: FakeEmailJs, name: string) {
 
 /** Runs the built `npm run leads -- ...args` (build/leads.js, as in the image) against `storeDir`. */
 export async function runLeadsCli(storeDir: string, args: string[] = []): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [join(process.cwd(), "build/leads.js"), ...args],
-    {
-      cwd: process.cwd(),
-      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ENQUIRY_STORE_DIR: storeDir },
-    },
-  );
-  return stdout;
+  return (await leadsCli(storeDir, args)).stdout;
+}
+
+/** The same, with its log (stderr) and extra environment (the EmailJS ids a deployment sets). */
+export async function leadsCli(
+  storeDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(process.execPath, [join(process.cwd(), "build/leads.js"), ...args], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ENQUIRY_STORE_DIR: storeDir, ...env },
+  });
+}
+
+/**
+ * Writes a lead file as the store names and writes it (`<received ms>-<id>.json`), for tests
+ * that need leads in given states or many of them: what the server would have left on disk.
+ */
+export function writeLeadFile(
+  storeDir: string,
+  lead: Pick<StoredLead, "state" | "enquiry"> & Partial<StoredLead>,
+  receivedAt = new Date(),
+): StoredLead {
+  const folder = join(storeDir, "leads");
+  mkdirSync(folder, { recursive: true });
+  const at = receivedAt.toISOString();
+  const full = {
+    id: randomUUID(),
+    receivedAt: at,
+    attempts: 0,
+    lastError: null,
+    nextAttemptAt: at,
+    queuedAt: at,
+    ...lead,
+  };
+  writeFileSync(join(folder, `${receivedAt.getTime()}-${full.id}.json`), `${JSON.stringify(full)}\n`);
+  return full;
 }
