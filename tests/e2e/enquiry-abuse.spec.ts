@@ -6,6 +6,7 @@ import { join } from "node:path";
 import {
   enquiryBody,
   enquiryForm,
+  expectFormValues,
   fillEnquiry,
   NOTICE,
   validEnquiry,
@@ -311,11 +312,7 @@ test.describe("the rate limit", () => {
         expect((await response).status()).toBe(429);
         expect(Number((await (await response).allHeaders())["retry-after"])).toBeGreaterThan(0);
         await expect(form.notice).toHaveText(NOTICE.failed);
-        await expect(form.name).toHaveValue(values.name);
-        await expect(form.email).toHaveValue(values.email);
-        await expect(form.countryCode).toHaveValue(values.countryCode);
-        await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
-        await expect(form.message).toHaveValue(values.message);
+        await expectFormValues(page, values);
       });
     });
   }

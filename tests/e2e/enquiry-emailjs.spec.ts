@@ -5,6 +5,7 @@ import {
   type EnquiryValues,
   enquiryBody,
   enquiryForm,
+  expectFormValues,
   fillEnquiry,
   NOTICE,
   validEnquiry,
@@ -80,15 +81,6 @@ function appEnv(fake: FakeEmailJs, storeDir: string): Record<string, string> {
 
 const EMPTY: EnquiryValues = { name: "", email: "", countryCode: "", phoneNumber: "", message: "" };
 
-async function expectValues(page: Parameters<typeof enquiryForm>[0], values: EnquiryValues) {
-  const form = enquiryForm(page);
-  await expect(form.name).toHaveValue(values.name);
-  await expect(form.email).toHaveValue(values.email);
-  await expect(form.countryCode).toHaveValue(values.countryCode);
-  await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
-  await expect(form.message).toHaveValue(values.message);
-}
-
 /** Waits for the delivery loop to send the enquiry once, then checks the request EmailJS got. */
 async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
   await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 5_000 }).toBe(1);
@@ -149,7 +141,7 @@ test.describe("with JavaScript", () => {
     await form.submit.click();
     expect((await post).url()).toContain(".data");
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expectProviderRequest(fake, values);
     await expect.poll(() => leadNamed(storeDir, values.name)?.state).toBe("sent");
     const lead = leadNamed(storeDir, values.name);
@@ -180,7 +172,7 @@ test.describe("with JavaScript", () => {
       const form = enquiryForm(page);
       await form.submit.click();
       await expect(form.notice).toHaveText(NOTICE.sent);
-      await expectValues(page, EMPTY);
+      await expectFormValues(page, EMPTY);
       await expect.poll(() => requestsFor(fake, values.name).length).toBeGreaterThanOrEqual(1);
       await expect.poll(() => app.output()).toContain("EmailJS answered 503: Service Unavailable");
       expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
@@ -357,7 +349,7 @@ test.describe("without JavaScript", () => {
     await form.submit.click();
     await expect(page).toHaveURL(/\/#contact$/);
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expectProviderRequest(fake, values);
   });
 
@@ -375,7 +367,7 @@ test.describe("without JavaScript", () => {
     await form.submit.click();
     expect((await response).status()).toBe(303);
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expect.poll(() => leadNamed(storeDir, values.name)?.attempts).toBeGreaterThanOrEqual(1);
     expect(leadNamed(storeDir, values.name)?.state).toBe("pending");
   });
@@ -536,7 +528,7 @@ test.describe("when EmailJS never answers", () => {
     await expect(form.notice).toHaveText(NOTICE.sent);
     // Not the provider's 10 s timeout (the load test prints the real figure: p99 in ms).
     expect(Date.now() - started).toBeLessThan(5_000);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
     await expect
       .poll(() => leadNamed(storeDir, values.name)?.lastError, { timeout: 15_000 })

@@ -7,6 +7,7 @@ import {
   type EnquiryValues,
   enquiryBody,
   enquiryForm,
+  expectFormValues,
   fillEnquiry,
   NOTICE,
   validEnquiry,
@@ -294,11 +295,7 @@ for (const javaScriptEnabled of [true, false]) {
         await form.submit.click();
         expect((await response).status()).toBe(status);
         await expect(form.notice).toHaveText(NOTICE.failed);
-        await expect(form.name).toHaveValue(values.name);
-        await expect(form.email).toHaveValue(values.email);
-        await expect(form.countryCode).toHaveValue(values.countryCode);
-        await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
-        await expect(form.message).toHaveValue(values.message);
+        await expectFormValues(page, values);
         await context.close();
       });
     }

@@ -135,7 +135,9 @@ describe("the privacy policy and the lead store", () => {
   it("states the quarantine's retention (ENQUIRY_SPAM_RETENTION_DAYS) and bound, and how to ask for one's data", () => {
     const days = parseEnv({}, () => {}).ENQUIRY_SPAM_RETENTION_DAYS;
     const text = textsOf(privacyPolicy).join("\n");
-    expect(text).toContain(`is deleted ${days} days after it arrived. We keep at most 1,000 such enquiries of each kind`);
+    expect(text).toContain(
+      `is deleted ${days} days after it arrived. We keep at most 1,000 such enquiries of each kind`,
+    );
     expect(text).toContain(`${MAX_SPAM_PER_REASON.toLocaleString("en-IN")} such enquiries`);
     const rights = privacyPolicy.sections.filter((section) => section.heading.startsWith("Your rights"));
     expect(rights).toHaveLength(2);
