@@ -376,28 +376,33 @@ test.describe("the quarantine", () => {
     }
   });
 
-  test("counts toward the per-client budget like an accepted enquiry", async () => {
-    const app = await startApp("enquiry-spam-budget-", { ENQUIRY_RATE_LIMIT: "2" });
-    try {
-      const client = nextClient();
-      for (let index = 0; index < 2; index += 1) {
-        const body = { ...enquiryBody(validEnquiry()), company_website: "x" };
-        expect((await post(app.server.url, body, { client })).status).toBe(303);
+  for (const [budget, env, by] of [
+    ["the per-client budget", { ENQUIRY_RATE_LIMIT: "2" }, "client budget"],
+    ["the flood level", { ENQUIRY_FLOOD_LIMIT: "2", TRUST_PROXY: "0" }, "site-wide flood level"],
+  ] as const) {
+    test(`counts toward ${budget} like an accepted enquiry`, async () => {
+      const app = await startApp("enquiry-spam-budget-", env);
+      try {
+        const client = nextClient();
+        for (let index = 0; index < 2; index += 1) {
+          const body = { ...enquiryBody(validEnquiry()), company_website: "x" };
+          expect((await post(app.server.url, body, { client })).status).toBe(303);
+        }
+        expect(readLeads(app.storeDir).filter((lead) => lead.state === "spam")).toHaveLength(2);
+        // The budget is spent: a third enquiry is refused, quarantined or not.
+        expect((await post(app.server.url, enquiryBody(validEnquiry()), { client })).status).toBe(429);
+        const more = { ...enquiryBody(validEnquiry()), company_website: "x" };
+        expect((await post(app.server.url, more, { client })).status).toBe(303);
+        expect(readLeads(app.storeDir)).toHaveLength(2);
+        await expect
+          .poll(() => app.server.output())
+          .toContain(`"outcome":"spam","reason":"honeypot, ${by}: not kept"`);
+      } finally {
+        await app.server.stop();
+        rmSync(app.folder, { recursive: true, force: true });
       }
-      expect(readLeads(app.storeDir).filter((lead) => lead.state === "spam")).toHaveLength(2);
-      // The budget is spent: a third enquiry from that client is refused, quarantined or not.
-      expect((await post(app.server.url, enquiryBody(validEnquiry()), { client })).status).toBe(429);
-      const more = { ...enquiryBody(validEnquiry()), company_website: "x" };
-      expect((await post(app.server.url, more, { client })).status).toBe(303);
-      expect(readLeads(app.storeDir)).toHaveLength(2);
-      await expect
-        .poll(() => app.server.output())
-        .toContain('"outcome":"spam","reason":"honeypot, client budget: not kept"');
-    } finally {
-      await app.server.stop();
-      rmSync(app.folder, { recursive: true, force: true });
-    }
-  });
+    });
+  }
 });
 
 test.describe("a person's data", () => {
