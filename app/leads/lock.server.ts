@@ -106,7 +106,10 @@ export function createDelivererLock(options: {
     },
 
     async heartbeat() {
-      if (!(await holds())) return false;
+      const holder = await readLockHolder(path, { staleAfterMs, now });
+      // The file is gone (its folder deleted and made again): nobody else holds it, take it back.
+      if (holder === null) return this.acquire();
+      if (holder.token !== me.token) return false;
       const time = new Date(now());
       await utimes(path, time, time);
       return true;

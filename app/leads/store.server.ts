@@ -380,6 +380,10 @@ export function createLeadStore(options: {
   };
 
   const scanFolder = async () => {
+    if (create && !made) {
+      await mkdir(folder, { recursive: true });
+      made = true;
+    }
     let names: string[];
     try {
       names = await readdir(folder);

@@ -13,7 +13,7 @@ import {
 import { type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
 import { leadNamed, readLeads, requestsFor, runLeadsCli } from "../support/leads";
-import { type RunningServer, startServer } from "../support/server";
+import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 // One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
 // test's enquiry has a name of its own, and a test counts only the requests carrying it: a
@@ -125,14 +125,6 @@ async function post(url: string, values: EnquiryValues): Promise<Response> {
   });
 }
 
-async function health(url: string) {
-  return (await (await fetch(`${url}/healthz`)).json()) as {
-    status: string;
-    store: string;
-    leads: { pending: number; failed: number; oldestPendingSeconds: number };
-  };
-}
-
 test.describe("with JavaScript", () => {
   test("a valid enquiry is stored, reaches EmailJS with exactly the template params, and the form clears", async ({
     page,
@@ -184,7 +176,7 @@ test.describe("with JavaScript", () => {
       await expect.poll(() => requestsFor(fake, values.name).length).toBeGreaterThanOrEqual(1);
       await expect.poll(() => app.output()).toContain("EmailJS answered 503: Service Unavailable");
       expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
-      expect((await health(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
+      expect((await healthDetails(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
 
       // EmailJS is back: the next retry (within 10 s) delivers it.
       fake.reset();
@@ -217,7 +209,7 @@ test.describe("with JavaScript", () => {
         .poll(() => app.output())
         .toContain(`{"event":"lead","id":"${lead?.id}","state":"failed","attempts":1}`);
       await expect
-        .poll(async () => (await health(app.url)).leads.failed, { timeout: 10_000 })
+        .poll(async () => (await healthDetails(app.url)).leads.failed, { timeout: 10_000 })
         .toBeGreaterThanOrEqual(1);
 
       const table = await runLeadsCli(storeDir);
@@ -374,7 +366,7 @@ test.describe("an unusable store folder (its parent is a regular file)", () => {
     const server = await startServer({ env: appEnv(fake, storeDir) });
     try {
       expect((await fetch(`${server.url}/`)).status).toBe(200);
-      expect(await health(server.url)).toMatchObject({ status: "ok", store: "unusable" });
+      expect(await healthDetails(server.url)).toMatchObject({ status: "ok", store: "unusable" });
       await expect.poll(() => server.output()).toContain(`ENQUIRY_STORE_DIR=${storeDir} is unusable`);
 
       const sent = validEnquiry();
