@@ -238,9 +238,13 @@ export function createDelivery(options: {
 
   async function rescan() {
     const scanned = await scan();
+    // While writes fail, a probe every scan tells the moment the folder takes them again.
     const written = store.lastWrite();
-    if (!written || now().getTime() - written.at >= PROBE_AFTER_MS) await store.probe();
-    if (scanned && owner) schedule(0);
+    if (!written || !written.ok || now().getTime() - written.at >= PROBE_AFTER_MS) await store.probe();
+    if (unwritten.size > 0 && store.lastWrite()?.ok) {
+      for (const entry of unwritten.values()) entry.retryAt = 0;
+    }
+    if ((scanned && owner) || unwritten.size > 0) schedule(0);
   }
 
   const every = (ms: number, task: () => Promise<void>) => {
