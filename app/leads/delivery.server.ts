@@ -105,8 +105,10 @@ export function createDelivery(options: {
   let writeFault = "";
   const writeFailed = (error: unknown) => {
     const cause = error instanceof Error ? error.message : String(error);
-    if (cause === writeFault) return;
-    writeFault = cause;
+    // By code: the message names a temporary file, new at every try.
+    const fault = (error as NodeJS.ErrnoException).code ?? cause;
+    if (fault === writeFault) return;
+    writeFault = fault;
     log(
       `lead store: cannot write delivery outcomes to ${store.folder} (${cause}); they are kept in memory (no lead EmailJS accepted is sent again) and written again with backoff until it works`,
     );
