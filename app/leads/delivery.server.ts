@@ -242,7 +242,7 @@ export function createDelivery(options: {
     const scanned = await scan();
     // While writes fail, a probe every scan tells the moment the folder takes them again.
     const written = store.lastWrite();
-    if (!written || !written.ok || now().getTime() - written.at >= PROBE_AFTER_MS) await store.probe();
+    if (!written?.ok || now().getTime() - written.at >= PROBE_AFTER_MS) await store.probe();
     if (unwritten.size > 0 && store.lastWrite()?.ok) {
       for (const entry of unwritten.values()) entry.retryAt = 0;
     }
