@@ -29,6 +29,21 @@ export interface Lead {
   enquiry: EnquiryMessage;
 }
 
+/** A lead as it is first stored at `at`: nothing tried yet, due at once. */
+export function newLead(options: { id: string; enquiry: EnquiryMessage; state: LeadState; at: Date }): Lead {
+  const at = options.at.toISOString();
+  return {
+    id: options.id,
+    receivedAt: at,
+    state: options.state,
+    attempts: 0,
+    lastError: null,
+    nextAttemptAt: at,
+    queuedAt: at,
+    enquiry: options.enquiry,
+  };
+}
+
 const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 /** A lead's id: a UUID, in lower case, as `randomUUID()` makes it. */

@@ -7,6 +7,7 @@ import {
   type LeadState,
   leadFileName,
   logLeadState,
+  newLead,
   parseLead,
   UNDELIVERED_STATES,
 } from "~/leads/lead";
@@ -451,17 +452,7 @@ export function createLeadStore(options: {
       const undelivered = countUndelivered();
       if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
       if (cache.size >= maxLeads) await makeRoom(cache.size - maxLeads + 1, `it holds ${maxLeads} leads`);
-      const at = now().toISOString();
-      const lead: Lead = {
-        id: randomUUID(),
-        receivedAt: at,
-        state,
-        attempts: 0,
-        lastError: null,
-        nextAttemptAt: at,
-        queuedAt: at,
-        enquiry,
-      };
+      const lead = newLead({ id: randomUUID(), enquiry, state, at: now() });
       const name = leadFileName(lead);
       try {
         await write(name, lead);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { newLead } from "../../app/leads/lead";
 import { type EnquiryValues, enquiryBody } from "./enquiry-page";
 import type { FakeEmailJs } from "./fake-emailjs";
 
@@ -82,15 +83,9 @@ export function writeLeadFile(
   storeDir: string,
   lead: Partial<StoredLead> & Pick<StoredLead, "enquiry">,
 ): { path: string; lead: StoredLead } {
-  const at = lead.receivedAt ?? new Date().toISOString();
+  const at = new Date(lead.receivedAt ?? Date.now());
   const full = {
-    id: randomUUID(),
-    receivedAt: at,
-    state: "pending",
-    attempts: 0,
-    lastError: null,
-    nextAttemptAt: at,
-    queuedAt: at,
+    ...newLead({ id: randomUUID(), enquiry: lead.enquiry, state: "pending", at }),
     ...lead,
   } as StoredLead;
   const folder = join(storeDir, "leads");

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createDelivery, type Delivery } from "~/leads/delivery.server";
-import type { Lead } from "~/leads/lead";
+import { type Lead, newLead } from "~/leads/lead";
 import type { DelivererLock } from "~/leads/lock.server";
 import type { LeadStore } from "~/leads/store.server";
 import type { EnquiryMessage, MailTransport, SendResult } from "~/mail/types";
@@ -8,19 +8,16 @@ import type { EnquiryMessage, MailTransport, SendResult } from "~/mail/types";
 /** An in-memory store whose writes fail while `failing` holds an error. */
 function memoryStore(names: string[]) {
   const files = new Map<string, Lead>();
-  const at = new Date().toISOString();
   names.forEach((name, index) => {
     const id = `00000000-0000-4000-8000-00000000000${index}`;
-    files.set(id, {
-      id,
-      receivedAt: at,
-      state: "pending",
-      attempts: 0,
-      lastError: null,
-      nextAttemptAt: at,
-      queuedAt: at,
-      enquiry: { name, email: "a@example.in", countryCode: "91", phoneNumber: "9876543210", message: "" },
-    });
+    const enquiry = {
+      name,
+      email: "a@example.in",
+      countryCode: "91",
+      phoneNumber: "9876543210",
+      message: "",
+    };
+    files.set(id, newLead({ id, enquiry, state: "pending", at: new Date() }));
   });
   const state = { failing: null as Error | null, writes: [] as string[] };
   const store = {
