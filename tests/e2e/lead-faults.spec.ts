@@ -313,6 +313,7 @@ test("a rolling deploy: SIGTERM during a slow send keeps the lock until the outc
   const old = await startServer({ env });
   await expect.poll(() => existsSync(join(storeDir, "leads", "deliverer.lock"))).toBe(true);
   const next = await startServer({ env });
+  const pages = watchPages(next.url);
   try {
     fake.respondWith({ kind: "ok", delayMs: 3_000 });
     const [name] = await postMany(old.url, "Rolling deploy", 1);
@@ -332,9 +333,10 @@ test("a rolling deploy: SIGTERM during a slow send keeps the lock until the outc
     const later = await postMany(next.url, "After the deploy", 2);
     const sends = await expectDeliveredOnce(fake, [name ?? "", ...later], 6_000, 30_000);
     await expect.poll(() => next.output()).toContain("another server process delivers");
+    const page = await pages.stop();
     figures(
       testInfo,
-      `rolling deploy: at most ${sends} send per lead; the old process exited ${exitMs} ms after SIGTERM, once the 3 s send was answered and written`,
+      `rolling deploy: at most ${sends} send per lead; the old process exited ${exitMs} ms after SIGTERM, once the 3 s send was answered and written; slowest page of the next process ${page.slowestMs} ms of ${page.requests}`,
     );
   } finally {
     await old.stop();
@@ -369,6 +371,7 @@ test("twin containers: two servers that are both PID 1 on one host name never bo
       expect(readFileSync(`/proc/${child}/status`, "utf8")).toMatch(/^NSpid:\s+\d+\s+1$/m);
     }
     fake.respondWith({ kind: "ok", delayMs: 20 });
+    const pages = watchPages(twins[1]?.url ?? "");
     const names: string[] = [];
     for (let round = 0; round < 30; round += 1) {
       names.push(...(await postMany(twins[round % 2]?.url ?? "", `Twin ${round % 2}`, 2)));
@@ -376,9 +379,10 @@ test("twin containers: two servers that are both PID 1 on one host name never bo
     const sends = await expectDeliveredOnce(fake, names, 6_000);
     const waiting = twins.filter((twin) => twin.output().includes("another server process delivers"));
     expect(waiting).toHaveLength(1);
+    const page = await pages.stop();
     figures(
       testInfo,
-      `twin PID-1 containers: ${names.length} enquiries over two servers, at most ${sends} send per lead`,
+      `twin PID-1 containers: ${names.length} enquiries over two servers, at most ${sends} send per lead; slowest page ${page.slowestMs} ms of ${page.requests}`,
     );
   } finally {
     for (const twin of twins) await twin.stop();
