@@ -56,15 +56,12 @@ export function createDelivery(options: {
   now?: () => Date;
   random?: () => number;
   log?: (line: string) => void;
-  /** Told after every scan of the folder: null when it worked, the error when it did not. */
-  onScan?: (error: unknown) => void;
   heartbeatMs?: number;
   scanMs?: number;
 }): Delivery {
   const { store, transport, lock, intervalMs, retentionDays, now = () => new Date(), random } = options;
   const { heartbeatMs = HEARTBEAT_MS, scanMs = SCAN_MS } = options;
   const log = options.log ?? console.error;
-  const onScan = options.onScan ?? (() => {});
   const sending = transport?.name === "emailjs" ? transport : null;
   let owner = false;
   let stopping = false;
@@ -229,10 +226,8 @@ export function createDelivery(options: {
   async function scan(): Promise<boolean> {
     try {
       await store.scan();
-      onScan(null);
       return true;
     } catch (error) {
-      onScan(error);
       report(error);
       return false;
     }
