@@ -59,6 +59,7 @@ const schema = {
     .max(86_400, "must be at most 86400 (a day)")
     .default(0),
   ENQUIRY_SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  HEALTH_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   SITE_URL: z
     .url({ protocol: /^https?$/ })
@@ -66,12 +67,16 @@ const schema = {
     .default("http://localhost:3000"),
 } satisfies Record<string, z.ZodType>;
 
+/**
+ * Variables whose value never goes into a log line, not even a wrong one: secrets, and the
+ * block list (people's addresses and numbers).
+ */
+const SECRETS = new Set<string>(["EMAILJS_PRIVATE_KEY", "HEALTH_TOKEN", "ENQUIRY_BLOCK_LIST"]);
+
 type Schema = typeof schema;
 
 /** Protections that are off by default: a bad value leaves them off, rather than half on. */
 const PROTECTIONS = new Set<string>(["ENQUIRY_BLOCK_LIST", "ENQUIRY_BLOCK_HEADLESS", "ENQUIRY_THROTTLE"]);
-/** Values never repeated in the log: the block list holds people's addresses and numbers. */
-const UNQUOTED = new Set<string>(["ENQUIRY_BLOCK_LIST"]);
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
 
 export function parseEnv(
@@ -86,11 +91,11 @@ export function parseEnv(
       env[name] = result.data;
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
-      const value = UNQUOTED.has(name) ? "" : `=${JSON.stringify(raw)}`;
+      const shown = SECRETS.has(name) ? name : `${name}=${JSON.stringify(raw)}`;
       const fallback = PROTECTIONS.has(name)
         ? "this protection stays off until it is fixed"
         : "using the default instead";
-      log(`config: ${name}${value} is invalid (${reason}); ${fallback}`);
+      log(`config: ${shown} is invalid (${reason}); ${fallback}`);
       env[name] = field.parse(undefined);
     }
   }

@@ -7,19 +7,28 @@
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
 //   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
 //   npm run leads -- erase EMAIL|PHONE           deletes them all, for good
-// It reads ENQUIRY_STORE_DIR as the server does (default ./data). `npm run build` bundles it
-// into build/leads.js (scripts/build-commands.js), so the production image has it too.
+//   npm run leads -- --health          the store as the folder shows it, without the server
+// It reads ENQUIRY_STORE_DIR as the server does (default ./data), with the store's own rules
+// (app/leads/store.server.ts). `npm run build` bundles it into build/leads.js
+// (scripts/build-commands.js), so the production image has it too.
+import { join } from "node:path";
 import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
+import { describeLeads } from "~/leads/health";
 import type { Lead } from "~/leads/lead";
+import { readLockHolder } from "~/leads/lock.server";
 import { release, requeue } from "~/leads/schedule";
-import { createLeadStore, leadsFolder } from "~/leads/store.server";
+import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
+import { showInvisible } from "~/text/invisible-characters";
 import { printTable } from "./lib/server.js";
 
 const store = createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
 const args = process.argv.slice(2);
 const json = args.includes("--json");
 const [command, target, ...rest] = args.filter((arg) => arg !== "--json");
+const emailJsConfigured = Boolean(
+  env.EMAILJS_SERVICE_ID && env.EMAILJS_TEMPLATE_ID && env.EMAILJS_PUBLIC_KEY,
+);
 
 try {
   if (command === "retry" && target && rest.length === 0 && !json) await retry(target);
@@ -27,6 +36,7 @@ try {
   else if (command === "find" && target && rest.length === 0) await find(target);
   else if (command === "erase" && target && rest.length === 0 && !json) await erase(target);
   else if (command === "--spam" && target === undefined) await list(true);
+  else if (command === "--health" && target === undefined && !json) await health();
   else if (command === undefined) await list(false);
   else usage();
 } catch (error) {
@@ -48,8 +58,8 @@ async function list(spam: boolean) {
         time: time(lead),
         reason: lead.reason ?? "",
         id: lead.id,
-        name: lead.enquiry.name,
-        "e-mail": lead.enquiry.email,
+        name: showInvisible(lead.enquiry.name),
+        "e-mail": showInvisible(lead.enquiry.email),
       })),
     );
     console.log("Release one into the delivery queue with: npm run leads -- release ID");
@@ -59,9 +69,9 @@ async function list(spam: boolean) {
         time: time(lead),
         state: lead.state,
         attempts: lead.attempts,
-        name: lead.enquiry.name,
-        "e-mail": lead.enquiry.email,
-        "last error": lead.lastError ?? "",
+        name: showInvisible(lead.enquiry.name),
+        "e-mail": showInvisible(lead.enquiry.email),
+        "last error": showInvisible(lead.lastError ?? ""),
       })),
     );
   }
@@ -83,9 +93,9 @@ function printJson(leads: Lead[]) {
   for (const lead of leads) {
     const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt, reason, releasedAt } = lead;
     const notes = { ...(reason ? { reason } : {}), ...(releasedAt ? { releasedAt } : {}) };
-    console.log(
-      JSON.stringify({ id, receivedAt, state, attempts, lastError, nextAttemptAt, ...notes, ...enquiry }),
-    );
+    const flat = { id, receivedAt, state, attempts, lastError, nextAttemptAt, ...notes, ...enquiry };
+    // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
+    console.log(showInvisible(JSON.stringify(flat), "json"));
   }
 }
 
@@ -104,7 +114,14 @@ async function retry(which: string) {
   if (chosen.length === 0 && which !== "--failed") {
     const found = leads.find((lead) => lead.id === which);
     fail(
-      found ? `leads: ${which} is ${found.state}, not failed: nothing to retry` : `leads: no lead ${which}`,
+      found
+        ? `leads: ${which} is ${found.state}, not failed: nothing to retry`
+        : `leads: no lead ${showInvisible(which)}`,
+    );
+  }
+  if (!emailJsConfigured && chosen.some((lead) => lead.state === "inbox")) {
+    fail(
+      `leads: ${which} is an inbox lead and no EmailJS is configured (EMAILJS_SERVICE_ID, EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY): nothing would deliver it, so it stays in the inbox`,
     );
   }
   const now = new Date();
@@ -116,7 +133,7 @@ async function retry(which: string) {
 
 async function releaseLead(id: string) {
   const lead = (await store.scan()).find((candidate) => candidate.id === id);
-  if (!lead) fail(`leads: no lead ${id}`);
+  if (!lead) fail(`leads: no lead ${showInvisible(id)}`);
   if (lead.state !== "spam") fail(`leads: ${id} is ${lead.state}, not in the quarantine: nothing to release`);
   // With no EmailJS id at all the store is the inbox; a partial configuration keeps leads pending.
   const configured = Boolean(env.EMAILJS_SERVICE_ID || env.EMAILJS_TEMPLATE_ID || env.EMAILJS_PUBLIC_KEY);
@@ -157,12 +174,14 @@ async function find(who: string) {
       state: lead.state,
       reason: lead.reason ?? "",
       id: lead.id,
-      name: lead.enquiry.name,
-      "e-mail": lead.enquiry.email,
+      name: showInvisible(lead.enquiry.name),
+      "e-mail": showInvisible(lead.enquiry.email),
       phone: `+${lead.enquiry.countryCode} ${lead.enquiry.phoneNumber}`,
     })),
   );
-  console.log(`${plural(leads.length, "lead")}. Delete them all with: npm run leads -- erase ${who}`);
+  console.log(
+    `${plural(leads.length, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(who)}`,
+  );
 }
 
 async function erase(who: string) {
@@ -172,6 +191,27 @@ async function erase(who: string) {
   console.log(`Erased ${plural(leads.length, "lead")} of that person.`);
 }
 
+/** What the folder itself tells, without the server: a write probe, the counts, the lock. */
+async function health() {
+  const leads = await store.scan();
+  const written = await store.probe();
+  const { store: state, leads: counts } = describeLeads({ leads, lastWrite: written, maxLeads: MAX_LEADS });
+  const count = (wanted: Lead["state"]) => leads.filter((lead) => lead.state === wanted).length;
+  console.log(
+    `store: ${state}${written.ok ? "" : ` (a test write failed: ${written.error})`} in ${store.folder}`,
+  );
+  console.log(
+    `leads: ${counts.pending} pending${counts.pending > 0 ? ` (oldest ${counts.oldestPendingSeconds} s)` : ""}, ${counts.failed} failed, ${count("inbox")} inbox, ${count("sent")} sent, ${counts.spam} in the quarantine`,
+  );
+  const holder = await readLockHolder(join(store.folder, "deliverer.lock"));
+  console.log(
+    holder
+      ? `delivery: held by process ${showInvisible(holder.token) || "(unnamed)"}${holder.since ? ` since ${showInvisible(holder.since)}` : ""}, heartbeat ${(holder.heartbeatAgeMs / 1000).toFixed(1)} s ago${holder.stale ? " (stale: the next server to look takes over)" : ""}`
+      : "delivery: no process holds the lock (no server running on this folder)",
+  );
+  if (state === "unusable") process.exit(1);
+}
+
 function fail(line: string): never {
   console.error(line);
   process.exit(1);
@@ -179,7 +219,7 @@ function fail(line: string): never {
 
 function usage() {
   console.error(
-    "usage: npm run leads [-- --json | -- --spam [--json] | -- retry ID | -- retry --failed | -- release ID | -- find EMAIL|PHONE [--json] | -- erase EMAIL|PHONE]",
+    "usage: npm run leads [-- --json | -- --spam [--json] | -- --health | -- retry ID | -- retry --failed | -- release ID | -- find EMAIL|PHONE [--json] | -- erase EMAIL|PHONE]",
   );
   process.exit(2);
 }

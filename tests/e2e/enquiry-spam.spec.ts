@@ -14,8 +14,8 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
-import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../support/leads";
-import { type RunningServer, startServer } from "../support/server";
+import { leadNamed, leadsCli, readLeads, type StoredLead, writeLeadFile } from "../support/leads";
+import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 const THROTTLE_SECONDS = 60;
 const BLOCKED = { domain: "blocked.example", phone: "919000000001" };
@@ -108,6 +108,15 @@ function post(
     request.on("error", reject);
     request.end(body);
   });
+}
+
+/** A lead file as the server would have left it, received at `at`. */
+function seed(
+  storeDir: string,
+  lead: Pick<StoredLead, "state" | "enquiry"> & Partial<StoredLead>,
+  at = new Date(),
+) {
+  return writeLeadFile(storeDir, { ...lead, receivedAt: at.toISOString() }).lead;
 }
 
 const blockedValues = () => validEnquiry({ email: `asha@sales.${BLOCKED.domain}` });
@@ -320,8 +329,7 @@ test.describe("the quarantine", () => {
         attempts: 0,
         enquiry: values,
       });
-      const health = await (await fetch(`${off.server.url}/healthz`)).json();
-      expect(health.leads.spam).toBeGreaterThanOrEqual(1);
+      expect((await healthDetails(off.server.url)).leads.spam).toBeGreaterThanOrEqual(1);
       const listed = await leadsCli(off.storeDir, ["--spam", "--json"]);
       expect(listed.stdout).toContain(`"reason":"${reason}"`);
       expect(listed.stdout).toContain(values.name);
@@ -339,14 +347,14 @@ test.describe("the quarantine", () => {
     const seeded: Array<{ id: string }> = [];
     for (let index = 0; index < 1000; index += 1) {
       seeded.push(
-        writeLeadFile(
+        seed(
           storeDir,
           { state: "spam", reason: "honeypot", enquiry: validEnquiry({ name: `Bot ${index}` }) },
           new Date(start + index * 1000),
         ),
       );
     }
-    const blocked = writeLeadFile(
+    const blocked = seed(
       storeDir,
       {
         state: "spam",
@@ -419,14 +427,14 @@ test.describe("a person's data", () => {
     ] as const;
     const base = Date.now() - 60_000;
     const theirs = states.map((fields, index) =>
-      writeLeadFile(
+      seed(
         storeDir,
         { ...fields, enquiry: validEnquiry({ ...person, name: `Meera ${fields.state}` }) },
         new Date(base + index * 1000),
       ),
     );
     // The same person by phone only (another address, a trunk zero), and somebody else.
-    const byPhone = writeLeadFile(
+    const byPhone = seed(
       storeDir,
       {
         state: "inbox",
@@ -438,11 +446,7 @@ test.describe("a person's data", () => {
       },
       new Date(base + 10_000),
     );
-    const other = writeLeadFile(
-      storeDir,
-      { state: "inbox", enquiry: validEnquiry() },
-      new Date(base + 11_000),
-    );
+    const other = seed(storeDir, { state: "inbox", enquiry: validEnquiry() }, new Date(base + 11_000));
     const server = await startServer({ env: { ENQUIRY_STORE_DIR: storeDir } });
     try {
       const byAddress = await leadsCli(storeDir, ["find", "meera.nair@example.IN", "--json"]);
@@ -466,7 +470,7 @@ test.describe("a person's data", () => {
       );
       // The server rereads the folder: its counts drop, and it never writes an erased lead back.
       await expect
-        .poll(async () => (await (await fetch(`${server.url}/healthz`)).json()).leads, { timeout: 10_000 })
+        .poll(async () => (await healthDetails(server.url)).leads, { timeout: 10_000 })
         .toMatchObject({ pending: 0, failed: 0, spam: 0 });
       expect(readdirSync(join(storeDir, "leads")).filter((name) => name.endsWith(".json"))).toHaveLength(1);
       for (const secret of [person.email, person.phoneNumber, "Meera"]) {
