@@ -337,6 +337,8 @@ test.describe("the quarantine", () => {
       const inbox = await leadsCli(off.storeDir, []);
       expect(inbox.stdout).not.toContain(values.name);
       expect(inbox.stdout).toMatch(/\d+ leads? in the quarantine: npm run leads -- --spam/);
+      const health = await leadsCli(off.storeDir, ["--health"]);
+      expect(health.stdout).toMatch(/^leads: .*, [1-9]\d* in the quarantine$/m);
     });
   }
 
