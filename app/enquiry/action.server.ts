@@ -11,7 +11,7 @@ import {
   type EnquiryLoaderData,
   type NoticeKind,
 } from "~/enquiry/notices";
-import { clientAddress, createBudget } from "~/enquiry/rate-limit.server";
+import { clientAddress, createBudget } from "~/http/budget.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import { env } from "~/env.server";
 import { keepLead } from "~/leads/leads.server";

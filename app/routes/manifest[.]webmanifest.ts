@@ -1,6 +1,6 @@
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
-import { secureResponse } from "~/security.server";
+import { secureResponse } from "~/http/security.server";
 
 export function loader() {
   const manifest = {

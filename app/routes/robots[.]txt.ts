@@ -1,5 +1,5 @@
 import { env } from "~/env.server";
-import { secureResponse } from "~/security.server";
+import { secureResponse } from "~/http/security.server";
 
 export function loader() {
   const text = `User-agent: *\nAllow: /\n\nSitemap: ${env.SITE_URL}/sitemap.xml\n`;

@@ -1,6 +1,6 @@
 import { seo } from "~/content/seo";
 import { env } from "~/env.server";
-import { secureResponse } from "~/security.server";
+import { secureResponse } from "~/http/security.server";
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
 

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { Socket } from "node:net";
-import { applySecurityHeaders } from "~/security.server";
+import { applySecurityHeaders } from "~/http/security.server";
 
 /**
  * The app's hold on the HTTP server `remix-serve` runs, without a server entry of our own.

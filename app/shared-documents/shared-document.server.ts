@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { hashedContentSecurityPolicy } from "~/security.server";
+import { hashedContentSecurityPolicy } from "~/http/security.server";
 import {
   type ContentEncoding,
   contentEncodings,

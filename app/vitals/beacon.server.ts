@@ -1,5 +1,5 @@
 import { env } from "~/env.server";
-import { secureResponse } from "~/security.server";
+import { secureResponse } from "~/http/security.server";
 import { readJsonBody } from "~/vitals/body.server";
 import { allowBeacon } from "~/vitals/rate-limit.server";
 import { parseBeacon } from "~/vitals/schema.server";

@@ -1,4 +1,4 @@
-import { clientAddress, createBudget } from "~/enquiry/rate-limit.server";
+import { clientAddress, createBudget } from "~/http/budget.server";
 import { env } from "~/env.server";
 
 /**

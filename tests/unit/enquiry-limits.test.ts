@@ -5,7 +5,7 @@ import {
   createBudget,
   createRateLimiter,
   type RateLimiter,
-} from "~/enquiry/rate-limit.server";
+} from "~/http/budget.server";
 
 /** Sends like the action does: check, and count only when it goes through. */
 function send(limiter: RateLimiter, key: string): boolean {
