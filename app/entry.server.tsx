@@ -4,13 +4,13 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { env, warnIfSiteUrlMissing } from "~/env.server";
+import { applySecurityHeaders, createNonce } from "~/http/security.server";
 import { deferHydration } from "~/hydration/defer.server";
 import { stopLeadDelivery } from "~/leads/leads.server";
 import { NonceProvider } from "~/nonce";
-import { applySecurityHeaders, createNonce } from "~/http/security.server";
 import { addRequestHook, attachToHttpServer, drainOnSignal } from "~/server/http-server.server";
-import { offerSharedDocument, serveSharedDocument } from "~/shared-documents/fast-path.server";
 import { documentCacheKey, StaticDocumentCache } from "~/shared-documents/document-cache.server";
+import { offerSharedDocument, serveSharedDocument } from "~/shared-documents/fast-path.server";
 
 /**
  * How long Remix waits for promises inside loader data. The site defers nothing, and Remix

@@ -11,9 +11,9 @@ import {
   type EnquiryLoaderData,
   type NoticeKind,
 } from "~/enquiry/notices";
-import { clientAddress, createBudget } from "~/http/budget.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import { env } from "~/env.server";
+import { clientAddress, createBudget } from "~/http/budget.server";
 import { keepLead } from "~/leads/leads.server";
 import { mailTransport } from "~/mail/transport.server";
 import { logMailFailure, type SendResult } from "~/mail/types";

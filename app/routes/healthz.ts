@@ -1,5 +1,5 @@
-import { leadsHealth } from "~/leads/leads.server";
 import { secureResponse } from "~/http/security.server";
+import { leadsHealth } from "~/leads/leads.server";
 import { isDraining } from "~/server/http-server.server";
 
 /** 200 while the site serves pages (a broken lead store or a delivery backlog shows in the body); 503 once draining. */

@@ -1,5 +1,5 @@
-import { clientAddress, createBudget } from "~/http/budget.server";
 import { env } from "~/env.server";
+import { clientAddress, createBudget } from "~/http/budget.server";
 
 /**
  * All visitors together may send this many times a single client's budget: every visitor sends

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
-import {
-  clientAddress,
-  createBudget,
-  createRateLimiter,
-  type RateLimiter,
-} from "~/http/budget.server";
+import { clientAddress, createBudget, createRateLimiter, type RateLimiter } from "~/http/budget.server";
 
 /** Sends like the action does: check, and count only when it goes through. */
 function send(limiter: RateLimiter, key: string): boolean {
