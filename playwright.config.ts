@@ -33,7 +33,7 @@ export default defineConfig({
   // The real built server, started the way production starts it. The default server keeps
   // enquiries as inbox leads in a throwaway store and has no rate limit; enquiry tests start their own.
   webServer: {
-    command: `node node_modules/@remix-run/serve/dist/cli.js build/index.js`,
+    command: "node build/server.js",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

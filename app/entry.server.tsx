@@ -1,16 +1,12 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { env, warnIfSiteUrlMissing } from "~/env.server";
 import { applySecurityHeaders, createNonce } from "~/http/security.server";
 import { deferHydration } from "~/hydration/defer.server";
-import { stopLeadDelivery } from "~/leads/leads.server";
 import { NonceProvider } from "~/nonce";
-import { addRequestHook, attachToHttpServer, drainOnSignal } from "~/server/http-server.server";
-import { documentCacheKey, StaticDocumentCache } from "~/shared-documents/document-cache.server";
-import { offerSharedDocument, serveSharedDocument } from "~/shared-documents/fast-path.server";
+import { documentCacheKey } from "~/shared-documents/document-cache.server";
 
 /**
  * How long Remix waits for promises inside loader data. The site defers nothing, and Remix
@@ -22,19 +18,12 @@ export const streamTimeout = 1_000;
 /** The longest a render may take before React gives up and the error page is served. */
 const renderTimeout = 5_000;
 
-const staticDocuments = new StaticDocumentCache();
-
-warnIfSiteUrlMissing();
-attachToHttpServer();
-// Shared documents the app has just served are answered in front of Express (see fast-path).
-addRequestHook("shared documents", serveSharedDocument);
-drainOnSignal({ deadlineMs: env.SHUTDOWN_DEADLINE * 1000, onDrain: stopLeadDelivery });
-
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  { documents: staticDocuments, fastPath }: AppLoadContext,
 ) {
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const key = documentCacheKey(request, responseStatusCode, responseHeaders, remixContext);
@@ -54,7 +43,8 @@ export default async function handleRequest(
       if (!page) return privateDocument(html, staticDocuments.placeholder, responseHeaders, 200);
     }
     const document = await page;
-    offerSharedDocument(new URL(request.url).pathname, document);
+    // Until the app serves it again, the server answers this path in front of Express.
+    fastPath.offer(new URL(request.url).pathname, document);
     const answer = document.answer({
       method: request.method,
       acceptEncoding: request.headers.get("Accept-Encoding"),

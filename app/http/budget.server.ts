@@ -1,5 +1,3 @@
-import { isIP } from "node:net";
-
 export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
@@ -99,6 +97,8 @@ export function createRateLimiter(options: {
  * that holds for everyone. A `null` client (no trustworthy address) is never refused for
  * another visitor's traffic below the flood level.
  */
+export type Budget = ReturnType<typeof createBudget>;
+
 export function createBudget(options: {
   perClient: { limit: number; windowMs: number };
   site: { limit: number; windowMs: number };
@@ -120,20 +120,4 @@ export function createBudget(options: {
     },
     clients,
   };
-}
-
-/**
- * The client's address as the operator's proxies saw it: with `trustedProxies` proxies in
- * front, each appends the address it received from to `X-Forwarded-For`, so the client is the
- * entry that many places from the right. Entries further left were written by the client and
- * are never used. `null` when no proxy is trusted or the header is shorter than it must be.
- */
-export function clientAddress(request: Request, trustedProxies: number): string | null {
-  if (trustedProxies <= 0) return null;
-  const entries = (request.headers.get("X-Forwarded-For") ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "");
-  const entry = entries[entries.length - trustedProxies];
-  return entry !== undefined && isIP(entry) !== 0 ? entry.toLowerCase() : null;
 }

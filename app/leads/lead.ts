@@ -1,4 +1,4 @@
-import type { EnquiryMessage } from "~/mail/types";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
@@ -20,10 +20,8 @@ export interface Lead {
   nextAttemptAt: string;
   /** ISO time the current round of retries began: the 72 h limit counts from here. */
   queuedAt: string;
-  enquiry: EnquiryMessage;
+  enquiry: Enquiry;
 }
-
-const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 /** The lead a file holds, or null when the text is not a complete lead record. */
 export function parseLead(text: string): Lead | null {

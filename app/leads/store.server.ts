@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import type { Enquiry } from "~/enquiry/fields";
 import { type Lead, type LeadState, logLeadState, parseLead } from "~/leads/lead";
-import type { EnquiryMessage } from "~/mail/types";
 
 /** How many leads the store keeps at most (about 20 MB of files); past it, enquiries are not kept. */
 export const MAX_LEADS = 10_000;
@@ -28,7 +28,7 @@ export class StoreFullError extends Error {
 export interface LeadStore {
   readonly folder: string;
   /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
-  add(enquiry: EnquiryMessage, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
+  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
   /** Replaces a lead's file durably, all at once. */
   save(lead: Lead): Promise<void>;
   remove(lead: Lead): Promise<void>;

@@ -47,8 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ content: homeContent, enquiry }, { headers });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleEnquiry(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleEnquiry(request, context);
 }
 
 export default function HomePage() {

@@ -18,7 +18,7 @@ import { inlineScriptHashes } from "./script-hashes.server";
  * visitor never waits for the origin, and only one request per node sees the old page), and
  * it may serve the last good copy for a day while the origin is down (stale-if-error).
  * no-transform: a proxy that rewrites the HTML (minifiers, script injectors) would break the
- * script hashes in its CSP, and remix-serve's compression must leave the stored codings alone.
+ * script hashes in its CSP, and the server's compression must leave the stored codings alone.
  */
 export const sharedCacheControl =
   "public, max-age=0, s-maxage=300, stale-while-revalidate=86400, stale-if-error=86400, no-transform";

@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
 
-const buildOutputs = ["build/index.js", "build/leads.js", "build/vitals.js", "public/build"];
+const buildOutputs = [
+  "build/index.js",
+  "build/server.js",
+  "build/leads.js",
+  "build/vitals.js",
+  "public/build",
+];
 
 /** Builds the site when any part of the build is missing (like `npm start`), as `npm run build` does. */
 export function ensureBuild() {

@@ -85,11 +85,7 @@ test("the final stage runs unprivileged on a supported Node LTS (slim), on port 
   expect(healthcheck).toContain("/healthz");
   expect(healthcheck).not.toMatch(/curl|wget/);
   // Exec form: node is PID 1 and gets SIGTERM itself, no shell in between.
-  expect(JSON.parse(one("CMD").args)).toEqual([
-    "node",
-    "node_modules/@remix-run/serve/dist/cli.js",
-    "build/index.js",
-  ]);
+  expect(JSON.parse(one("CMD").args)).toEqual(["node", "build/server.js"]);
   const installs = all("RUN").filter((i) => i.args.includes("npm install"));
   expect(installs).toHaveLength(1);
   expect(installs[0]?.args).toContain("--omit=dev");
@@ -153,7 +149,11 @@ test("the image's files, installed and started as its CMD starts them, serve the
     }
 
     const modules = join(folder, "node_modules");
-    expect(existsSync(join(modules, "@remix-run/serve")), "remix-serve is installed").toBe(true);
+    // The server's own stack is installed; remix-serve is not.
+    for (const dependency of ["express", "@remix-run/express", "compression"]) {
+      expect(existsSync(join(modules, dependency)), `${dependency} in the image`).toBe(true);
+    }
+    expect(existsSync(join(modules, "@remix-run/serve")), "remix-serve in the image").toBe(false);
     // (typescript stays: npm keeps it as an optional peer of @remix-run/node, "devOptional".)
     for (const devOnly of [
       "@remix-run/dev",

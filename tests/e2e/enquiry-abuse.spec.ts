@@ -392,11 +392,7 @@ test.describe("other configurations", () => {
     const root = process.cwd();
     const server = await startServer({
       cwd: folder,
-      command: [
-        process.execPath,
-        join(root, "node_modules/@remix-run/serve/dist/cli.js"),
-        join(root, "build/index.js"),
-      ],
+      command: [process.execPath, join(root, "build/server.js")],
       // Blank is unset: the default folder, not the temporary one startServer would choose.
       env: { ENQUIRY_STORE_DIR: "" },
     });

@@ -91,7 +91,7 @@ test("shared documents are stored in brotli and gzip, chosen by Accept-Encoding,
   expect(gzip.headers["content-encoding"]).toBe("gzip");
   expect(gunzipSync(gzip.body).toString("utf8")).toBe(html);
 
-  // remix-serve would deflate for this client; the stored identity bytes go out untouched.
+  // The server's compression would deflate for this client; the stored identity bytes go out untouched.
   const deflateOnly = await raw(baseURL, "/", { "Accept-Encoding": "deflate" });
   expect(deflateOnly.headers["content-encoding"]).toBeUndefined();
   expect(deflateOnly.headers.etag).toBe(identity.headers.etag);

@@ -1,0 +1,65 @@
+import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "node:http";
+import { applySecurityHeaders } from "~/http/security.server";
+
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
+
+/** The headers every response carries (the resource policy: a document sets its own), made once. */
+export const securityHeaders: readonly [string, string][] = (() => {
+  const headers = new Headers();
+  applySecurityHeaders(headers);
+  return [...headers];
+})();
+
+/**
+ * Runs `fill` at the last moment a response can still change: every path to the wire goes
+ * through `writeHead` (an implicit header calls it too), after Express, compression and Remix
+ * set theirs. The idiom of the `on-headers` module compression and morgan use.
+ */
+function beforeHeaders(response: ServerResponse, fill: (passed: OutgoingHttpHeaders | undefined) => void) {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    fill(args.find((arg): arg is OutgoingHttpHeaders => typeof arg === "object" && arg !== null));
+    return writeHead.apply(this, args as Parameters<ServerResponse["writeHead"]>);
+  } as ServerResponse["writeHead"];
+}
+
+/**
+ * For every response, whoever writes it: the security headers it lacks, and `Connection:
+ * close` when the request body was not read to its end (413, an early 400, a 405: the rest
+ * of the body would otherwise be read as the next request) or the server is draining.
+ */
+export function guardResponse(request: IncomingMessage, response: ServerResponse, draining: () => boolean) {
+  beforeHeaders(response, (passed) => {
+    const given = new Set(Object.keys(passed ?? {}).map((name) => name.toLowerCase()));
+    for (const [name, value] of securityHeaders) {
+      if (!response.hasHeader(name) && !given.has(name)) response.setHeader(name, value);
+    }
+    if (bodyUnread(request) || draining()) response.shouldKeepAlive = false;
+  });
+}
+
+/** A request that announced a body and has not been read to its end yet. */
+function bodyUnread(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers["content-length"];
+  return request.headers["transfer-encoding"] !== undefined || (length !== undefined && Number(length) !== 0);
+}
+
+/** A short plain-text answer from the server itself (405, 400, 500). */
+export function answerPlain(response: ServerResponse, status: number, headers: Record<string, string> = {}) {
+  const body = `${STATUS_CODES[status]}\n`;
+  // setHeader, not writeHead(status, headers): the request log reads them back with getHeader.
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  response.setHeader("Content-Type", "text/plain; charset=utf-8");
+  response.setHeader("Content-Length", Buffer.byteLength(body));
+  response.setHeader("Cache-Control", "no-store");
+  response.writeHead(status);
+  response.end(body);
+}
+
+/** GET, HEAD and POST only: anything else answers 405 with `Allow` on every path. True when it answered. */
+export function refuseMethod(request: IncomingMessage, response: ServerResponse): boolean {
+  if ((ALLOWED_METHODS as readonly string[]).includes(request.method ?? "")) return false;
+  answerPlain(response, 405, { Allow: ALLOWED_METHODS.join(", ") });
+  return true;
+}
