@@ -1,11 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_FLAGS, findChromium } from "./tests/support/chromium";
+import { CHROMIUM_FLAGS, findChromium } from "./scripts/lib/chromium";
 import type { NodeLineOptions } from "./tests/support/fixtures";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://127.0.0.1:${port}`;
 
-// Browser downloads are impossible on our machines and in CI: tests/support/chromium.ts says
+// Browser downloads are impossible on our machines and in CI: scripts/lib/chromium.ts says
 // which Chromium is used. Every worker loads this file; only the main process says it.
 const chromium = await findChromium();
 if (process.env.TEST_WORKER_INDEX === undefined) {

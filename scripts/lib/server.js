@@ -1,5 +1,5 @@
 // Helpers shared by `npm start`, the bench and the load test (servers start with
-// tests/support/server.ts, as in the browser tests).
+// scripts/lib/server-process.ts, as in the browser tests).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -7,9 +7,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
+import { freePort, startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { processTest as test } from "../support/fixtures";
-import { freePort, startServer } from "../support/server";
 
 /**
  * Docker cannot run on our machines, so this mirrors the image instead: it reads the

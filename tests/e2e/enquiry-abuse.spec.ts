@@ -3,6 +3,8 @@ import { Agent, request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readLeads } from "../../scripts/lib/leads";
+import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   enquiryBody,
   enquiryForm,
@@ -12,8 +14,6 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
-import { readLeads } from "../support/leads";
-import { type RunningServer, startServer } from "../support/server";
 
 const LIMIT = 2;
 

@@ -4,10 +4,10 @@ import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readLeads } from "../../scripts/lib/leads";
+import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-import { readLeads } from "../support/leads";
-import { startServer } from "../support/server";
 
 test("documents must be revalidated; hashed build assets are cached for a year", async ({ request }) => {
   const home = await request.get("/");

@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-import { startServer } from "../support/server";
 
 interface RawResponse {
   status: number;
