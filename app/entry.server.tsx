@@ -8,11 +8,7 @@ import { deferHydration } from "~/hydration/defer.server";
 import { NonceProvider } from "~/nonce";
 import { documentCacheKey } from "~/shared-documents/document-cache.server";
 
-/**
- * How long Remix waits for promises inside loader data. The site defers nothing, and Remix
- * keeps a timer of this length alive after every document and data response, which is what
- * delays a graceful shutdown: keep it short.
- */
+/** How long Remix waits for promises inside loader data: the site defers nothing. */
 export const streamTimeout = 1_000;
 
 /** The longest a render may take before React gives up and the error page is served. */

@@ -1,8 +1,8 @@
-export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type Allowance = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   /** Whether `key` may send one more enquiry now; counts nothing. */
-  check(key: string): Verdict;
+  check(key: string): Allowance;
   /** Counts one accepted enquiry for `key`. */
   record(key: string): void;
   /** How many keys are tracked now (for tests and diagnostics). */
@@ -108,7 +108,7 @@ export function createBudget(options: {
   const site = createRateLimiter({ ...options.site, now: options.now });
   const SITE = "site";
   return {
-    check(client: string | null): Verdict {
+    check(client: string | null): Allowance {
       const flood = site.check(SITE);
       if (!flood.allowed || client === null) return flood;
       return clients.check(client);

@@ -21,7 +21,7 @@ import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
-/** Same page for every visitor: rendered once, served with a fresh nonce (rule in ~/shared-documents/document-cache.server). */
+/** Same page for every visitor: rendered once, the same bytes for all (rule in ~/shared-documents/document-cache.server). */
 export const handle = { staticDocument: true };
 
 export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ matches }) => {
