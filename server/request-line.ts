@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+import { loggedTarget } from "./request-log";
 import { ALLOWED_METHODS, answerPlain, securityHeaders } from "./responses";
 
 /**
@@ -50,7 +51,8 @@ export function answerClientError(
   current: ServerResponse | undefined,
   log: (line: string) => void = console.log,
 ): void {
-  if (socket.writable && !current?.headersSent) {
+  // A client that reset its own connection is gone: nothing to answer, nothing to log.
+  if (error.code !== "ECONNRESET" && socket.writable && !current?.headersSent) {
     const status = CLIENT_ERRORS[error.code ?? ""] ?? 400;
     const headers = [
       ...securityHeaders,
@@ -64,16 +66,12 @@ export function answerClientError(
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\n${lines}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
-    // The request line as the parser saw it, for the log: method and path only.
+    // The request line as the parser saw it, for the log.
     const [method = "-", target = "-"] = (error.rawPacket?.toString("latin1").split("\r\n")[0] ?? "").split(
       " ",
     );
-    log(
-      `${method.replace(/[^A-Z-]/g, "?").slice(0, 20)} ${target
-        .split("?")[0]
-        ?.replace(/[^\x21-\x7e]/g, "?")
-        .slice(0, 256)} ${status} ${body.length} - ${error.code ?? "client error"}`,
-    );
+    const name = method.replace(/[^A-Z-]/g, "?").slice(0, 20) || "-";
+    log(`${name} ${loggedTarget(target)} ${status} ${body.length} - ${error.code ?? "client error"}`);
   }
   socket.destroySoon();
 }
