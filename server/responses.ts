@@ -34,8 +34,36 @@ export function guardResponse(request: IncomingMessage, response: ServerResponse
     for (const [name, value] of securityHeaders) {
       if (!response.hasHeader(name) && !given.has(name)) response.setHeader(name, value);
     }
-    if (bodyUnread(request) || draining()) response.shouldKeepAlive = false;
+    if (draining()) response.shouldKeepAlive = false;
+    if (bodyUnread(request)) {
+      response.shouldKeepAlive = false;
+      lingerOnClose(request);
+    }
   });
+}
+
+/** How long a connection answered early keeps reading what its client still sends. */
+const LINGER_MS = 2_000;
+
+/**
+ * A lingering close (nginx's `lingering_close`) after an answer sent before the request body
+ * was read: Node would close the socket as soon as the answer is out, and the kernel answers
+ * body bytes still arriving with a reset that can destroy the answer before the client reads
+ * it (a 413 becomes EPIPE). Instead the server ends its side, reads and drops the rest of the
+ * body for up to LINGER_MS, then closes.
+ */
+function lingerOnClose(request: IncomingMessage): void {
+  const { socket } = request;
+  socket.destroySoon = () => {
+    if (socket.writable) socket.end();
+    // Past the parser: nothing more is read as a request, only dropped.
+    socket.removeAllListeners("data");
+    socket.on("data", () => {});
+    socket.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once("close", () => clearTimeout(timer));
+    socket.once("end", () => socket.destroy());
+  };
 }
 
 /** A request that announced a body and has not been read to its end yet. */
