@@ -3,6 +3,7 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@r
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import { applySecurityHeaders, createNonce } from "~/http/security.server";
 import { deferHydration } from "~/hydration/defer.server";
 import { NonceProvider } from "~/nonce";
@@ -61,7 +62,8 @@ export default async function handleRequest(
  */
 function privateDocument(html: string, placeholder: string, headers: Headers, status: number) {
   const nonce = createNonce();
-  if (!/no-store/.test(headers.get("Cache-Control") ?? "")) headers.set("Cache-Control", "private, no-cache");
+  if (!/no-store/.test(headers.get("Cache-Control") ?? ""))
+    headers.set("Cache-Control", CACHE_CONTROL.private);
   applySecurityHeaders(headers, nonce);
   return new Response(html.replaceAll(placeholder, nonce), { headers, status });
 }
@@ -106,9 +108,9 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   // A data response read with or setting a cookie (the enquiry notice) is this visitor's alone;
   // any other is the same for everyone but small and cheap, so no shared cache need keep it.
   if (request.headers.has("Cookie") || response.headers.has("Set-Cookie")) {
-    response.headers.set("Cache-Control", "private, no-store");
+    response.headers.set("Cache-Control", CACHE_CONTROL.personal);
   } else if (!response.headers.has("Cache-Control")) {
-    response.headers.set("Cache-Control", "private, no-cache");
+    response.headers.set("Cache-Control", CACHE_CONTROL.private);
   }
   return response;
 };

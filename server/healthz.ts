@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import type { LeadService } from "~/leads/leads.server";
 import { answerPlain } from "./responses";
 
@@ -15,7 +16,7 @@ export function healthz(draining: () => boolean, leads: LeadService) {
     const status = draining() ? "draining" : "ok";
     const body = JSON.stringify({ status, uptime: Math.round(process.uptime()), ...leads.health() });
     response.setHeader("Content-Type", "application/json");
-    response.setHeader("Cache-Control", "no-store");
+    response.setHeader("Cache-Control", CACHE_CONTROL.never);
     response.setHeader("Content-Length", Buffer.byteLength(body));
     response.writeHead(status === "ok" ? 200 : 503);
     response.end(body);

@@ -37,6 +37,7 @@ app.disable("x-powered-by");
 // Express reads X-Forwarded-Proto (an https request URL, so Secure cookies) only from a trusted peer.
 app.set("trust proxy", clients.trusts);
 app.use(compression());
+// Hashed build files: `public, max-age=31536000, immutable`; the rest of public/: an hour.
 app.use(
   build.publicPath,
   express.static(join(root, build.assetsBuildDirectory), { immutable: true, maxAge: "1y" }),

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import { loggedTarget } from "./request-log";
 import { ALLOWED_METHODS, answerPlain, securityHeaders } from "./responses";
 
@@ -57,7 +58,7 @@ export function answerClientError(
     const headers = [
       ...securityHeaders,
       ["Content-Type", "text/plain; charset=utf-8"],
-      ["Cache-Control", "no-store"],
+      ["Cache-Control", CACHE_CONTROL.never],
     ];
     if (status === 405) headers.push(["Allow", ALLOWED_METHODS.join(", ")]);
     const reason = STATUS_CODES[status] ?? "Bad Request";

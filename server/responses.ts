@@ -1,4 +1,5 @@
 import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "node:http";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import { applySecurityHeaders } from "~/http/security.server";
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
@@ -80,7 +81,7 @@ export function answerPlain(response: ServerResponse, status: number, headers: R
   for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   response.setHeader("Content-Type", "text/plain; charset=utf-8");
   response.setHeader("Content-Length", Buffer.byteLength(body));
-  response.setHeader("Cache-Control", "no-store");
+  response.setHeader("Cache-Control", CACHE_CONTROL.never);
   response.writeHead(status);
   response.end(body);
 }

@@ -1,5 +1,6 @@
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";
 
 export function loader() {
@@ -21,6 +22,6 @@ export function loader() {
     ],
   };
   return secureResponse(JSON.stringify(manifest), {
-    headers: { "Content-Type": "application/manifest+json", "Cache-Control": "public, max-age=3600" },
+    headers: { "Content-Type": "application/manifest+json", "Cache-Control": CACHE_CONTROL.hour },
   });
 }

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";
 import { readJsonBody } from "~/vitals/body.server";
 import { parseBeacon } from "~/vitals/schema.server";
@@ -8,7 +9,7 @@ function reply(status: 204 | 400 | 405 | 413 | 429, reason?: string): Response {
   if (reason) console.log(JSON.stringify({ event: "vitals", status, reason }));
   return secureResponse(null, {
     status,
-    headers: { "Cache-Control": "no-store", ...(status === 405 ? { Allow: "POST" } : {}) },
+    headers: { "Cache-Control": CACHE_CONTROL.never, ...(status === 405 ? { Allow: "POST" } : {}) },
   });
 }
 
