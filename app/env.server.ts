@@ -62,12 +62,16 @@ const schema = {
   VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
   TRUST_PROXY: trustProxy.default(0),
+  HEALTH_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   SITE_URL: z
     .url({ protocol: /^https?$/ })
     .transform((value) => value.replace(/\/+$/, ""))
     .default("http://localhost:3000"),
 } satisfies Record<string, z.ZodType>;
+
+/** Variables whose value never goes into a log line, not even a wrong one. */
+const SECRETS = new Set<string>(["EMAILJS_PRIVATE_KEY", "HEALTH_TOKEN"]);
 
 type Schema = typeof schema;
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
@@ -84,7 +88,8 @@ export function parseEnv(
       env[name] = result.data;
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
-      log(`config: ${name}=${JSON.stringify(raw)} is invalid (${reason}); using the default instead`);
+      const shown = SECRETS.has(name) ? name : `${name}=${JSON.stringify(raw)}`;
+      log(`config: ${shown} is invalid (${reason}); using the default instead`);
       env[name] = field.parse(undefined);
     }
   }

@@ -43,7 +43,7 @@ app.use(
   express.static(join(root, build.assetsBuildDirectory), { immutable: true, maxAge: "1y" }),
 );
 app.use(express.static(join(root, "public"), { maxAge: "1h" }));
-app.all("/healthz", (request, response) => health(request, response));
+app.all("/healthz", (request, response, next) => void health(request, response).catch(next));
 app.all(
   "*",
   createRequestHandler({
@@ -83,7 +83,7 @@ const server = createServer((request, response) => {
 server.on("clientError", (error, socket: Socket) => answerClientError(error, socket, current.get(socket)));
 
 const drain = createDrain({ server, deadlineMs: env.SHUTDOWN_DEADLINE * 1000, stop });
-const health = healthz(drain.draining, services.leads);
+const health = healthz({ draining: drain.draining, leads: services.leads, token: env.HEALTH_TOKEN });
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, drain.begin);
 
 start();

@@ -1,15 +1,13 @@
 import { join } from "node:path";
 import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
-import { createDelivery } from "~/leads/delivery.server";
+import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
+import { describeLeads, type LeadsHealth } from "~/leads/health";
 import { createDelivererLock } from "~/leads/lock.server";
-import { createLeadStore, leadsFolder, StoreFullError } from "~/leads/store.server";
+import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
 import type { MailTransport } from "~/mail/types";
 
-export interface LeadsHealth {
-  store: "ok" | "unusable" | "full";
-  leads: { pending: number; failed: number; oldestPendingSeconds: number };
-}
+export type { LeadsHealth } from "~/leads/health";
 
 export interface LeadService {
   /**
@@ -17,21 +15,27 @@ export interface LeadService {
    * (then the caller sends it directly).
    */
   keep(enquiry: Enquiry): Promise<boolean>;
-  health(now?: number): LeadsHealth;
+  /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
+  health(now?: number): Promise<LeadsHealth>;
   /** Starts the delivery loop (its timers never keep the process alive). */
   start(): void;
-  /** Stops delivery (timers and lock) for a clean shutdown; stored leads wait for the next start. */
+  /**
+   * Stops delivery for a clean shutdown: no new send; resolves once a send in flight has its
+   * outcome written and the lock is free. Stored leads wait for the next start.
+   */
   stop(): Promise<void>;
 }
 
-/** The lead store of `ENQUIRY_STORE_DIR` and its delivery loop, created once by the server. */
+/**
+ * The lead pipeline of `ENQUIRY_STORE_DIR`, created once by the server: the wiring only, the
+ * behaviour lives in store, lock and delivery.
+ */
 export function createLeadService(
   config: Pick<Env, "ENQUIRY_STORE_DIR" | "ENQUIRY_SEND_INTERVAL_MS" | "ENQUIRY_RETENTION_DAYS">,
   transport: MailTransport | null,
   log: (line: string) => void = console.error,
 ): LeadService {
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
-  const store = createLeadStore({ folder });
   let usable = true;
   let full = false;
   const markUsable = (now: boolean, cause?: unknown) => {
@@ -46,50 +50,46 @@ export function createLeadService(
       `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR} is unusable (${reason}); enquiries are sent directly and not kept until it is fixed`,
     );
   };
+  const store = createLeadStore({ folder, onWrite: (error) => markUsable(error === null, error) });
   const delivery = createDelivery({
     store,
     transport,
     lock: createDelivererLock({ path: join(folder, "deliverer.lock") }),
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
-    onScan: (error) => markUsable(error === null, error),
   });
 
   return {
     async keep(enquiry) {
       try {
         await store.add(enquiry, transport ? "pending" : "inbox");
-        markUsable(true);
         full = false;
         delivery.wake();
         return true;
       } catch (error) {
-        if (!(error instanceof StoreFullError)) markUsable(false, error);
-        else if (!full) {
+        if (error instanceof StoreFullError && !full) {
           full = true;
           log(
-            `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are removed (retention or by hand)`,
+            `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
           );
         }
         return false;
       }
     },
-    health(now = Date.now()) {
-      let pending = 0;
-      let failed = 0;
-      let oldest = now;
-      for (const lead of store.leads()) {
-        if (lead.state === "failed") failed += 1;
-        if (lead.state !== "pending") continue;
-        pending += 1;
-        oldest = Math.min(oldest, Date.parse(lead.receivedAt));
-      }
-      return {
-        store: usable ? (full ? "full" : "ok") : "unusable",
-        leads: { pending, failed, oldestPendingSeconds: Math.round((now - oldest) / 1000) },
-      };
+    async health(now = Date.now()) {
+      const written = store.lastWrite();
+      if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
+      return describeLeads({
+        leads: delivery.leads(),
+        lastWrite: store.lastWrite(),
+        maxLeads: MAX_LEADS,
+        now,
+      });
     },
-    start: () => delivery.start(),
+    start() {
+      delivery.start();
+      void store.probe();
+    },
     stop: () => delivery.stop(),
   };
 }

@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readLeads } from "../../scripts/lib/leads";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
+import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   enquiryBody,
   enquiryForm,
@@ -410,7 +410,7 @@ test.describe("other configurations", () => {
       expect(leads).toHaveLength(1);
       expect(leads[0]).toMatchObject({ state: "inbox", attempts: 0, lastError: null, enquiry: values });
       // Nothing to deliver: an inbox lead is neither pending nor failed.
-      const health = await (await request.get(`${server.url}/healthz`)).json();
+      const health = await healthDetails(server.url);
       expect(health).toMatchObject({ store: "ok", leads: { pending: 0, failed: 0 } });
     } finally {
       await server.stop();
@@ -435,7 +435,7 @@ test.describe("other configurations", () => {
       });
       expect(response.status()).toBe(303);
       expect(readLeads(storeDir)).toMatchObject([{ state: "pending", attempts: 0, enquiry: values }]);
-      const health = await (await request.get(`${server.url}/healthz`)).json();
+      const health = await healthDetails(server.url);
       expect(health).toMatchObject({ store: "ok", leads: { pending: 1, failed: 0 } });
     } finally {
       await server.stop();
