@@ -1,24 +1,20 @@
 import { createHash, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "@remix-run/node";
+import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 import { setSentNotice, takeNotice } from "~/enquiry/flash.server";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
 import type { EnquiryActionData, EnquiryLoaderData, NoticeKind } from "~/enquiry/notices";
-import { clientAddress, createBudget, createRateLimiter, type Verdict } from "~/enquiry/rate-limit.server";
-import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
+import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
-import { env } from "~/env.server";
+import type { Allowance } from "~/http/budget.server";
 import type { SpamReason } from "~/leads/lead";
-import { keepLead, quarantineLead } from "~/leads/leads.server";
-import { mailTransport } from "~/mail/transport.server";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
 /** Where the visitor lands after a successful enquiry (POST/redirect/GET). */
 export const ENQUIRY_REDIRECT = "/#contact";
-
-const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 type Attempt =
   | { kind: "stored" }
@@ -28,19 +24,6 @@ type Attempt =
 
 /** What became of an enquiry a filter caught. */
 type Caught = { kind: "quarantined" } | Extract<Attempt, { kind: "limited" }> | { kind: "unkept" };
-
-const budget = createBudget({
-  perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
-  site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
-});
-
-// ENQUIRY_THROTTLE: at most one accepted enquiry per client (known address) per that many seconds.
-const throttle = createRateLimiter({
-  limit: env.ENQUIRY_THROTTLE > 0 ? 1 : 0,
-  windowMs: env.ENQUIRY_THROTTLE * 1000,
-});
-
-const spamRules = { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS };
 
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
 // after a lost response stores it once (a failure is forgotten, so a retry does try again).
@@ -63,7 +46,13 @@ export async function loadEnquiry(
   return { enquiry: { notice }, headers };
 }
 
-export async function handleEnquiry(request: Request) {
+/** What the action uses of the server's services (server/services.ts). */
+type EnquiryContext = Pick<
+  AppLoadContext,
+  "client" | "leads" | "mail" | "enquiryBudget" | "enquiryThrottle" | "spamRules"
+>;
+
+export async function handleEnquiry(request: Request, context: EnquiryContext) {
   const started = performance.now();
   const log = (line: Omit<EnquiryLogLine, "ms">) =>
     logEnquiry({ ...line, ms: Math.round(performance.now() - started) });
@@ -77,7 +66,7 @@ export async function handleEnquiry(request: Request) {
 
   const form = new URLSearchParams();
   const structural: Record<string, string[]> = {};
-  for (const name of FORM_FIELDS) {
+  for (const name of ENQUIRY_FIELDS) {
     const values = fields.get(name);
     if (values?.[0] !== undefined) form.set(name, values[0]);
     if (values?.length !== 1) structural[name] = [FIELD_ERRORS[name]];
@@ -99,14 +88,12 @@ export async function handleEnquiry(request: Request) {
   }
 
   const enquiry = submission.value;
-  const client = clientAddress(request, env.TRUST_PROXY);
-  const spam = spamReason(spamRules, request, fields, enquiry);
-  if (spam) return refuseSpam(request, enquiry, client, spam, submission.reply(), log);
-
+  const spam = spamReason(context.spamRules, request, fields, enquiry);
+  if (spam) return refuseSpam(request, enquiry, spam, context, submission.reply(), log);
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
-    deliver(enquiry, client),
+    deliver(enquiry, context),
   );
-  const transport = mailTransport?.name;
+  const transport = context.mail?.name;
   switch (attempt.kind) {
     case "stored":
       log({ outcome: duplicate ? "duplicate" : "stored" });
@@ -138,16 +125,17 @@ export async function handleEnquiry(request: Request) {
 async function refuseSpam(
   request: Request,
   enquiry: Enquiry,
-  client: string | null,
   reason: SpamReason,
+  context: EnquiryContext,
   result: EnquiryActionData["result"],
   log: (line: Omit<EnquiryLogLine, "ms">) => void,
 ) {
+  const { client, leads, enquiryBudget: budget } = context;
   const key = `${reason}:${idempotencyKey(enquiry)}`;
   const { result: attempt, duplicate } = await caught.run(key, async (): Promise<Caught> => {
-    const limited = budgetVerdict(client);
+    const limited = budgetVerdict(context);
     if (limited) return limited;
-    if (!(await quarantineLead(enquiry, reason))) return { kind: "unkept" };
+    if (!(await leads.quarantine(enquiry, reason))) return { kind: "unkept" };
     budget.record(client);
     return { kind: "quarantined" };
   });
@@ -160,40 +148,45 @@ async function refuseSpam(
   return status === 303 ? sentRedirect(request) : reply(result, "failed", status);
 }
 
-/** The budget that refuses `client` now, if one does. */
-function budgetVerdict(client: string | null): Extract<Attempt, { kind: "limited" }> | null {
-  const verdict: Verdict = budget.check(client);
+/** The budget that refuses the client now, if one does. */
+function budgetVerdict({
+  client,
+  enquiryBudget,
+}: EnquiryContext): Extract<Attempt, { kind: "limited" }> | null {
+  const verdict: Allowance = enquiryBudget.check(client);
   if (verdict.allowed) return null;
   const by = client === null ? "site-wide flood level" : "client budget";
   return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds, by };
 }
 
-async function deliver(enquiry: Enquiry, client: string | null): Promise<Attempt> {
-  const limited = budgetVerdict(client);
+async function deliver(enquiry: Enquiry, context: EnquiryContext): Promise<Attempt> {
+  const { client, leads, mail, enquiryThrottle: throttle } = context;
+  const limited = budgetVerdict(context);
   if (limited) return limited;
   const throttled = client === null ? null : throttle.check(client);
   if (throttled && !throttled.allowed) {
     return { kind: "limited", retryAfterSeconds: throttled.retryAfterSeconds, by: "throttle" };
   }
   // Only an accepted enquiry counts against a budget: one the store kept, or one EmailJS took.
-  if (await keepLead(enquiry)) {
-    accepted(client);
+  if (await leads.keep(enquiry)) {
+    accepted(context);
     return { kind: "stored" };
   }
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
-  if (!mailTransport) return { kind: "failed", result: null };
-  const result = await mailTransport.send(enquiry);
+  if (!mail) return { kind: "failed", result: null };
+  const result = await mail.send(enquiry);
   if (result.ok) {
-    accepted(client);
+    accepted(context);
     return { kind: "sent" };
   }
-  logMailFailure(mailTransport.name, result);
+  logMailFailure(mail.name, result);
   return { kind: "failed", result };
 }
 
-function accepted(client: string | null) {
-  budget.record(client);
-  if (client !== null) throttle.record(client);
+/** An accepted enquiry counts against the client's budget, the flood level and the throttle. */
+function accepted({ client, enquiryBudget, enquiryThrottle }: EnquiryContext) {
+  enquiryBudget.record(client);
+  if (client !== null) enquiryThrottle.record(client);
 }
 
 function idempotencyKey(enquiry: Enquiry): string {

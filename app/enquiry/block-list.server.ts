@@ -1,4 +1,4 @@
-import type { EnquiryMessage } from "~/mail/types";
+import type { Enquiry } from "~/enquiry/fields";
 import { isPerson, type PersonQuery, parsePersonQuery } from "./person";
 
 /** ENQUIRY_BLOCK_LIST, read: whole addresses and phone numbers, and domains (with their sub-domains). */
@@ -36,7 +36,7 @@ export function parseBlockList(text: string): { ok: true; list: BlockList } | { 
   return { ok: true, list };
 }
 
-export function isBlocked(list: BlockList, enquiry: EnquiryMessage): boolean {
+export function isBlocked(list: BlockList, enquiry: Enquiry): boolean {
   if (list.people.some((person) => isPerson(enquiry, person))) return true;
   const domain = enquiry.email.slice(enquiry.email.lastIndexOf("@") + 1).toLowerCase();
   return list.domains.some((blocked) => domain === blocked || domain.endsWith(`.${blocked}`));

@@ -1,4 +1,4 @@
-import type { EnquiryMessage } from "~/mail/types";
+import type { Enquiry } from "~/enquiry/fields";
 
 /** A person as an operator names one: by e-mail address, or by phone number with its country code. */
 export type PersonQuery = { kind: "email"; address: string } | { kind: "phone"; digits: string };
@@ -24,11 +24,11 @@ export function parsePersonQuery(text: string): PersonQuery | null {
  * The phone number as one string of digits, country code first. A national trunk zero
  * (`09876543210` in India or the UK) is dropped: it is not part of the international number.
  */
-export function phoneDigits(enquiry: Pick<EnquiryMessage, "countryCode" | "phoneNumber">): string {
+export function phoneDigits(enquiry: Pick<Enquiry, "countryCode" | "phoneNumber">): string {
   return `${enquiry.countryCode.replace(/^0+/, "")}${enquiry.phoneNumber.replace(/^0+/, "")}`;
 }
 
-export function isPerson(enquiry: EnquiryMessage, query: PersonQuery): boolean {
+export function isPerson(enquiry: Enquiry, query: PersonQuery): boolean {
   return query.kind === "email"
     ? enquiry.email.trim().toLowerCase() === query.address
     : phoneDigits(enquiry) === query.digits;

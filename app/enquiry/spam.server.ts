@@ -1,8 +1,7 @@
 import { type BlockList, isBlocked } from "~/enquiry/block-list.server";
+import { type Enquiry, HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/fields";
 import { isHeadless } from "~/enquiry/headless.server";
-import { ENQUIRY_FIELDS } from "~/enquiry/notices";
 import type { SpamReason } from "~/leads/lead";
-import type { EnquiryMessage } from "~/mail/types";
 
 /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS, as the server read them. */
 export interface SpamRules {
@@ -24,7 +23,7 @@ export const SPAM_STATUS = {
 
 /** The hidden field a person never fills: filled (or sent twice) is `honeypot`, absent is `missing-field`. */
 export function trapReason(fields: Map<string, string[]>): SpamReason | null {
-  const honeypot = fields.get(ENQUIRY_FIELDS.honeypot);
+  const honeypot = fields.get(HONEYPOT_FIELD);
   if (honeypot === undefined) return "missing-field";
   return honeypot.length === 1 && honeypot[0] === "" ? null : "honeypot";
 }
@@ -34,11 +33,11 @@ export function spamReason(
   rules: SpamRules,
   request: Request,
   fields: Map<string, string[]>,
-  enquiry: EnquiryMessage,
+  enquiry: Enquiry,
 ): SpamReason | null {
   const trapped = trapReason(fields);
   if (trapped) return trapped;
-  const webdriver = fields.get(ENQUIRY_FIELDS.webdriver)?.[0] === "1";
+  const webdriver = fields.get(WEBDRIVER_FIELD)?.[0] === "1";
   if (rules.blockHeadless && isHeadless(request.headers.get("User-Agent"), webdriver)) return "headless";
   if (isBlocked(rules.blockList, enquiry)) return "blocklist";
   return null;

@@ -1,4 +1,4 @@
-import type { EnquiryMessage } from "~/mail/types";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
@@ -34,7 +34,7 @@ export interface Lead {
   nextAttemptAt: string;
   /** ISO time the current round of retries began: the 72 h limit counts from here. */
   queuedAt: string;
-  enquiry: EnquiryMessage;
+  enquiry: Enquiry;
   /** The filter that quarantined it (kept after a release, as its history). */
   reason?: SpamReason;
   /** ISO time an operator released it from the quarantine (`npm run leads -- release ID`). */
@@ -44,7 +44,7 @@ export interface Lead {
 /** A lead as it is first stored at `at`: nothing tried yet, due at once. */
 export function newLead(options: {
   id: string;
-  enquiry: EnquiryMessage;
+  enquiry: Enquiry;
   state: LeadState;
   at: Date;
   reason?: SpamReason;
@@ -62,8 +62,6 @@ export function newLead(options: {
     ...(options.reason ? { reason: options.reason } : {}),
   };
 }
-
-const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 /** A lead's id: a UUID, in lower case, as `randomUUID()` makes it. */
 export const LEAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -12,6 +12,7 @@ import {
   writeFile as writeNewFile,
 } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { Enquiry } from "~/enquiry/fields";
 import {
   type Lead,
   type LeadState,
@@ -22,7 +23,6 @@ import {
   type SpamReason,
   UNDELIVERED_STATES,
 } from "~/leads/lead";
-import type { EnquiryMessage } from "~/mail/types";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
@@ -80,12 +80,12 @@ export interface WriteOutcome {
 export interface LeadStore {
   readonly folder: string;
   /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
-  add(enquiry: EnquiryMessage, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
+  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
   /**
    * Keeps a lead a filter caught in the state `spam`, never delivered and outside the cap. Past
    * MAX_SPAM_PER_REASON of its reason, the oldest of that reason is removed (one log line each).
    */
-  quarantine(enquiry: EnquiryMessage, reason: SpamReason): Promise<Lead>;
+  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<Lead>;
   /**
    * Replaces a lead's file durably, all at once: the very file it was read from. False (and
    * nothing written) when the lead was erased meanwhile.

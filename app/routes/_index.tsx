@@ -21,7 +21,7 @@ import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
-/** Same page for every visitor: rendered once, served with a fresh nonce (rule in ~/static-document.server). */
+/** Same page for every visitor: rendered once, the same bytes for all (rule in ~/shared-documents/document-cache.server). */
 export const handle = { staticDocument: true };
 
 export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ matches }) => {
@@ -47,8 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({ content: homeContent, enquiry }, { headers });
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleEnquiry(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleEnquiry(request, context);
 }
 
 export default function HomePage() {

@@ -3,6 +3,8 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { leadNamed, leadsCli, readLeads, type StoredLead, writeLeadFile } from "../../scripts/lib/leads";
+import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,
   enquiryBody,
@@ -14,8 +16,6 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
-import { leadNamed, leadsCli, readLeads, type StoredLead, writeLeadFile } from "../support/leads";
-import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 const THROTTLE_SECONDS = 60;
 const BLOCKED = { domain: "blocked.example", phone: "919000000001" };

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { isBlocked, parseBlockList } from "~/enquiry/block-list.server";
 import { isHeadless } from "~/enquiry/headless.server";
 import { isPerson, parsePersonQuery, phoneDigits } from "~/enquiry/person";
-import { createRateLimiter } from "~/enquiry/rate-limit.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { parseEnv } from "~/env.server";
+import { createRateLimiter } from "~/http/budget.server";
 
 const enquiry = {
   name: "Asha Rao",

@@ -64,6 +64,23 @@ export class StaticDocumentCache {
 
 const MAX_KEY_LENGTH = 16_384;
 
+/**
+ * Whether a request may get a shared document at all, and under which path: a GET or HEAD
+ * with no query and no Cookie header (nothing per visitor can reach the page). The one place
+ * that decides it, for the app's cache and the server's fast path alike; `target` is the
+ * path and query as requested. Null: the request gets a page rendered for it alone.
+ */
+export function sharedDocumentPath(
+  method: string,
+  target: string,
+  cookie: string | null | undefined,
+): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  if (!target.startsWith("/") || target.includes("?") || (cookie !== null && cookie !== undefined))
+    return null;
+  return target;
+}
+
 /** The cache key of a document response, or null when the response must be rendered for this request alone. */
 export function documentCacheKey(
   request: Request,
@@ -71,10 +88,9 @@ export function documentCacheKey(
   headers: Headers,
   context: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
 ): string | null {
-  if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
-  if (request.headers.has("Cookie") || headers.has("Set-Cookie")) return null;
   const url = new URL(request.url);
-  if (url.search !== "") return null;
+  const path = sharedDocumentPath(request.method, url.pathname + url.search, request.headers.get("Cookie"));
+  if (path === null || status !== 200 || headers.has("Set-Cookie")) return null;
   const { actionData, errors, matches, loaderData } = context.staticHandlerContext;
   if (actionData || errors) return null;
   const optedIn = matches.every((match) => {
@@ -93,7 +109,7 @@ export function documentCacheKey(
   } catch {
     return null;
   }
-  const key = `${url.pathname}\n${data}`;
+  const key = `${path}\n${data}`;
   return key.length <= MAX_KEY_LENGTH ? key : null;
 }
 
