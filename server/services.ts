@@ -1,5 +1,6 @@
+import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
-import { type Budget, createBudget } from "~/http/budget.server";
+import { type Budget, createBudget, createRateLimiter, type RateLimiter } from "~/http/budget.server";
 import { createLeadService, type LeadService } from "~/leads/leads.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
@@ -14,6 +15,10 @@ export interface AppServices {
   /** EmailJS, or null when none is configured (the lead store is then the inbox). */
   mail: MailTransport | null;
   enquiryBudget: Budget;
+  /** ENQUIRY_THROTTLE: one accepted enquiry per known client per that many seconds (0: off). */
+  enquiryThrottle: RateLimiter;
+  /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
+  spamRules: SpamRules;
   beaconBudget: Budget;
   vitals: VitalsStore;
   /** Shared documents, rendered once (~/shared-documents). */
@@ -41,6 +46,11 @@ export function createServices(env: Env) {
       perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs },
       site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs },
     }),
+    enquiryThrottle: createRateLimiter({
+      limit: env.ENQUIRY_THROTTLE > 0 ? 1 : 0,
+      windowMs: env.ENQUIRY_THROTTLE * 1000,
+    }),
+    spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
     beaconBudget: createBeaconBudget(env),
     vitals,
     documents: new StaticDocumentCache(),
