@@ -189,13 +189,14 @@ export function createDelivery(options: {
         log(`lead store: another process took over delivery from ${store.folder}; this one waits`);
         return;
       }
-      if (stopping) return;
       // Erased while it waited (`npm run leads -- erase`): never sent, never written back.
       if (await store.isErased(lead)) {
         immediate.delete(lead.id);
         schedule(0);
         return;
       }
+      // Checked after the last await before the send: a SIGTERM during the checks starts no send.
+      if (stopping) return;
       await send(lead, sending);
       schedule(intervalMs);
     } catch (error) {
