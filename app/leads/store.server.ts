@@ -207,16 +207,8 @@ export function createLeadStore(options: {
   let queued: Promise<void> | undefined;
   const syncFolder = (): Promise<void> => {
     if (queued) return queued;
-    const run = async () => {
-      const handle = await open(folder, "r");
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    };
     const start = () => {
-      const current = run().finally(() => {
+      const current = fsyncFolder(folder).finally(() => {
         if (syncing === current) syncing = undefined;
       });
       syncing = current;
@@ -536,7 +528,7 @@ export function createLeadStore(options: {
   const probeOnce = async (): Promise<WriteOutcome> => {
     const path = join(folder, `${TEMP_PREFIX}probe-${randomUUID()}`);
     try {
-      const handle = create ? await openNew(path) : await open(path, "wx", 0o600);
+      const handle = await openNew(path);
       try {
         await handle.writeFile("probe\n");
         await handle.datasync();
