@@ -4,7 +4,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Enquiry, HONEYPOT_FIELD } from "../../app/enquiry/fields";
-import { newLead } from "../../app/leads/lead";
+import { leadFileName, newLead } from "../../app/leads/lead";
 import type { FakeEmailJs } from "./fake-emailjs";
 
 /** A lead as the store keeps it on disk (app/leads/lead.ts), read the way an operator would. */
@@ -38,9 +38,7 @@ export function readLeads(storeDir: string): StoredLead[] {
     .flatMap((name) => {
       try {
         const lead = JSON.parse(readFileSync(join(folder, name), "utf8")) as StoredLead;
-        return name === `${String(Date.parse(lead.receivedAt)).padStart(13, "0")}-${lead.id}.json`
-          ? [lead]
-          : [];
+        return name === leadFileName(lead) ? [lead] : [];
       } catch {
         return [];
       }
@@ -96,7 +94,7 @@ export function writeLeadFile(
   } as StoredLead;
   const folder = join(storeDir, "leads");
   mkdirSync(folder, { recursive: true });
-  const path = join(folder, `${String(Date.parse(full.receivedAt)).padStart(13, "0")}-${full.id}.json`);
+  const path = join(folder, leadFileName(full));
   writeFileSync(path, `${JSON.stringify(full)}\n`);
   return { path, lead: full };
 }
