@@ -40,8 +40,9 @@ try {
   else if (command === undefined) await list(false);
   else usage();
 } catch (error) {
+  const changes = command === "retry" || command === "release" || command === "erase";
   console.error(
-    `leads: cannot read ${store.folder}: ${error instanceof Error ? error.message : String(error)}`,
+    `leads: cannot ${changes ? "change" : "read"} ${store.folder}: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exit(1);
 }
