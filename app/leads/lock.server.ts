@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { lstat, open, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 
 /** The holder refreshes the lock's mtime this often… */
 export const HEARTBEAT_MS = 2_000;
@@ -9,6 +10,11 @@ export const HEARTBEAT_MS = 2_000;
  * after a crash waits no longer than this.
  */
 export const STALE_AFTER_MS = 10_000;
+
+/** The deliverer's lock file, beside the leads (its name is never a lead's). */
+export function delivererLockPath(leadsFolder: string): string {
+  return join(leadsFolder, "deliverer.lock");
+}
 
 interface Holder {
   token: string;
