@@ -40,6 +40,11 @@ const schema = {
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
   TRUST_PROXY: proxyCount.default(0),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
+  NOTICE_SECRET: z
+    .string()
+    .trim()
+    .min(32, "must be at least 32 characters, e.g. the output of `openssl rand -base64 32`")
+    .optional(),
   SITE_URL: z
     .url({ protocol: /^https?$/ })
     .transform((value) => value.replace(/\/+$/, ""))
@@ -47,6 +52,9 @@ const schema = {
 } satisfies Record<string, z.ZodType>;
 
 type Schema = typeof schema;
+
+/** Variables whose value never goes into a log line, not even a wrong one. */
+const secrets = new Set<keyof Schema>(["NOTICE_SECRET"]);
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
 
 export function parseEnv(
@@ -61,7 +69,8 @@ export function parseEnv(
       env[name] = result.data;
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
-      log(`config: ${name}=${JSON.stringify(raw)} is invalid (${reason}); using the default instead`);
+      const shown = secrets.has(name) ? "(value not shown)" : JSON.stringify(raw);
+      log(`config: ${name}=${shown} is invalid (${reason}); using the default instead`);
       env[name] = field.parse(undefined);
     }
   }

@@ -1,16 +1,21 @@
 import { randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { SharedDocument } from "~/shared-documents/shared-document.server";
+import { onlyTrackingParameters } from "~/shared-documents/tracking-parameters.server";
 
 /**
  * Render-once cache for documents that are the same for every visitor.
  *
  * The rule: a GET (or HEAD) document is served from this cache only when
- * - the request has no query string and no Cookie header (nothing per-visitor can reach the output),
+ * - the query is empty or holds only tracking parameters (~/shared-documents/tracking-parameters:
+ *   `utm_*`, `gclid`, `fbclid`…, which the site never reads): any other parameter may be read
+ *   by a loader (the enquiry notice's `?enquiry=`), so it makes the document this request's;
+ *   cookies play no part (the site reads none, and foreign ones must not cost a render),
  * - the status is 200, no action ran, no route errored and no loader set a cookie,
  * - EVERY matched route opts in with `export const handle = { staticDocument: true }`, which
  *   promises that its markup is a pure function of the URL path and its loader data (no
- *   Date.now(), Math.random() or per-request values while rendering), and
+ *   Date.now(), Math.random() or per-request values while rendering) and that its loader reads
+ *   nothing per visitor but its own query parameters (no cookie, no header), and
  * - the loader data is plain JSON (no deferred promises); it is part of the key, so changed
  *   data (a new year in the footer, another SITE_URL) renders afresh.
  * A route that renders a per-request value (an anti-replay token, a flash notice) must not
@@ -72,9 +77,9 @@ export function documentCacheKey(
   context: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
 ): string | null {
   if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
-  if (request.headers.has("Cookie") || headers.has("Set-Cookie")) return null;
+  if (headers.has("Set-Cookie")) return null;
   const url = new URL(request.url);
-  if (url.search !== "") return null;
+  if (!onlyTrackingParameters(url.search)) return null;
   const { actionData, errors, matches, loaderData } = context.staticHandlerContext;
   if (actionData || errors) return null;
   const optedIn = matches.every((match) => {

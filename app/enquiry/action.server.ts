@@ -2,24 +2,22 @@ import { createHash, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
-import { setSentNotice, takeNotice } from "~/enquiry/flash.server";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
 import {
   ENQUIRY_FIELDS,
   type EnquiryActionData,
   type EnquiryLoaderData,
+  NOTICE_PARAMETER,
   type NoticeKind,
 } from "~/enquiry/notices";
 import { clientAddress, createBudget } from "~/enquiry/rate-limit.server";
 import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
+import { createSentNotices } from "~/enquiry/sent-notice.server";
 import { env } from "~/env.server";
 import { keepLead } from "~/leads/leads.server";
 import { mailTransport } from "~/mail/transport.server";
 import { logMailFailure, type SendResult } from "~/mail/types";
-
-/** Where the visitor lands after a successful enquiry (POST/redirect/GET). */
-export const ENQUIRY_REDIRECT = "/#contact";
 
 const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
@@ -28,6 +26,8 @@ type Attempt =
   | { kind: "sent" }
   | { kind: "limited"; retryAfterSeconds: number }
   | { kind: "failed"; result: SendResult | null };
+
+const sentNotices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR });
 
 const budget = createBudget({
   perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
@@ -42,13 +42,13 @@ const attempts = createIdempotencyStore<Attempt>({
   ttlMs: 30 * 60 * 1000,
 });
 
-export async function loadEnquiry(
-  request: Request,
-): Promise<{ enquiry: EnquiryLoaderData; headers: Headers }> {
-  const { notice, setCookie } = await takeNotice(request);
-  const headers = new Headers();
-  if (setCookie) headers.append("Set-Cookie", setCookie);
-  return { enquiry: { notice }, headers };
+/**
+ * The success notice the URL's token stands for, shown once. Only a GET claims it: a HEAD (a
+ * link checker, a monitoring probe) must not use up the sender's notice.
+ */
+export async function loadEnquiry(request: Request): Promise<EnquiryLoaderData> {
+  if (request.method !== "GET") return { notice: null };
+  return { notice: await sentNotices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER)) };
 }
 
 export async function handleEnquiry(request: Request) {
@@ -68,7 +68,7 @@ export async function handleEnquiry(request: Request) {
   const honeypot = fields.get(ENQUIRY_FIELDS.honeypot);
   if (honeypot?.length !== 1 || honeypot[0] !== "") {
     log({ outcome: "honeypot" });
-    return sentRedirect(request);
+    return sentRedirect();
   }
 
   const form = new URLSearchParams();
@@ -96,10 +96,10 @@ export async function handleEnquiry(request: Request) {
   switch (attempt.kind) {
     case "stored":
       log({ outcome: duplicate ? "duplicate" : "stored" });
-      return sentRedirect(request);
+      return sentRedirect();
     case "sent":
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
-      return sentRedirect(request);
+      return sentRedirect();
     case "limited":
       log({ outcome: "rate-limited", reason: client === null ? "site-wide flood level" : "client budget" });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
@@ -139,8 +139,9 @@ function idempotencyKey(enquiry: Enquiry): string {
   return createHash("sha256").update(JSON.stringify(enquiry)).digest("base64url");
 }
 
-async function sentRedirect(request: Request) {
-  return redirect(ENQUIRY_REDIRECT, { status: 303, headers: { "Set-Cookie": await setSentNotice(request) } });
+/** POST/redirect/GET to the form, with the token of this sender's notice; no cache keeps the redirect. */
+function sentRedirect() {
+  return redirect(sentNotices.landingUrl(), { status: 303, headers: { "Cache-Control": "no-store" } });
 }
 
 function reply(

@@ -1,10 +1,4 @@
-import {
-  type ActionFunctionArgs,
-  data,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
@@ -17,6 +11,7 @@ import { ServerRendered } from "~/components/server-rendered";
 import { homeContent } from "~/content/home.server";
 import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
+import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/landing-url";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
@@ -43,9 +38,10 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { enquiry, headers } = await loadEnquiry(request);
-  return data({ content: homeContent, enquiry }, { headers });
+  return { content: homeContent, enquiry: await loadEnquiry(request) };
 }
+
+export const shouldRevalidate = keepDataWhenTokenLeaves;
 
 export async function action({ request }: ActionFunctionArgs) {
   return handleEnquiry(request);
@@ -55,6 +51,7 @@ export default function HomePage() {
   const { content, enquiry } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   useRevealOnScroll();
+  useDropNoticeToken();
   return (
     <HomeContentProvider value={content}>
       <HeroSection />

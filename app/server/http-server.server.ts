@@ -8,6 +8,7 @@ import {
 } from "node:http";
 import type { Socket } from "node:net";
 import { applySecurityHeaders } from "~/security.server";
+import { loggedUrl } from "./logged-url.server";
 
 /**
  * The app's hold on the HTTP server `remix-serve` runs, without a server entry of our own.
@@ -122,11 +123,11 @@ function takeOverDispatch(server: Server, current: HttpServerState): void {
 
 /**
  * The line remix-serve's request log (morgan "tiny") writes, for the requests a hook answered
- * before Express saw them, so none is missing from the log.
+ * before Express saw them, so none is missing from the log; the query shows names, not values.
  */
 function logAnswered(request: IncomingMessage, response: ServerResponse, started: number): void {
   const milliseconds = (performance.now() - started).toFixed(3);
-  const url = (request.url ?? "").replace(/[^\x21-\x7e]/g, "?");
+  const url = loggedUrl(request.url ?? "");
   const length = response.getHeader("Content-Length") ?? "-";
   console.log(`${request.method} ${url} ${response.statusCode} ${length} - ${milliseconds} ms`);
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SharedDocument } from "./shared-document.server";
+import { onlyTrackingParameters } from "./tracking-parameters.server";
 
 /**
  * How long a shared document the app has just served may be served again without asking the
@@ -36,9 +37,10 @@ export function offerSharedDocument(path: string, document: SharedDocument, now 
 
 /**
  * Answers a request for a document the app served as shared within the last window, in front
- * of the framework: GET or HEAD, a path without a query, no Cookie header, the same headers,
- * bytes, codings and 304s as the app's own answer. Returns false, touching nothing, for every
- * other request: the app handles it.
+ * of the framework: GET or HEAD, a path whose query is empty or only tracking parameters (the
+ * app's own rule, ~/static-document.server), whatever the cookies; the same headers, bytes,
+ * codings and 304s as the app's own answer. Returns false, touching nothing, for every other
+ * request: the app handles it.
  */
 export function serveSharedDocument(
   request: IncomingMessage,
@@ -47,16 +49,18 @@ export function serveSharedDocument(
 ): boolean {
   const { method, url } = request;
   if (method !== "GET" && method !== "HEAD") return false;
-  if (!url?.startsWith("/") || url.includes("?") || request.headers.cookie !== undefined) return false;
-  const offer = offers.get(url);
-  if (!offer) return false;
+  if (!url?.startsWith("/")) return false;
+  const queryAt = url.indexOf("?");
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const offer = offers.get(path);
+  if (!offer || (queryAt !== -1 && !onlyTrackingParameters(url.slice(queryAt)))) return false;
   if (now >= offer.until) {
     if (offer.renewingSince === undefined) {
       offer.renewingSince = now;
       return false;
     }
     if (now - offer.renewingSince >= fastPathWindowMs) {
-      offers.delete(url);
+      offers.delete(path);
       return false;
     }
   }
