@@ -132,6 +132,18 @@ test.describe("in the browser", () => {
     });
   });
 
+  test("a visit from a campaign link reports the route without its query", async ({ page, stored }) => {
+    const before = stored().length;
+    const requests = watchRequests(page);
+    await page.goto("/privacy-policy?utm_source=newsletter&utm_campaign=launch&gclid=CLICK123");
+    await waitForHydration(page);
+    await expect.poll(() => requests.reporter().length).toBe(1);
+    await page.goto("about:blank");
+    await expect.poll(() => stored().length - before).toBeGreaterThanOrEqual(3);
+    for (const line of stored().slice(before)) expect(line).toMatchObject({ route: "/privacy-policy" });
+    expect(JSON.stringify(stored())).not.toMatch(/utm_|newsletter|launch|gclid|CLICK123/);
+  });
+
   const optedOut: Array<[string, () => void]> = [
     [
       "Global Privacy Control",

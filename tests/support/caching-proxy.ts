@@ -40,7 +40,8 @@ export async function startCachingProxy(
       response.end(hit.body);
       return;
     }
-    const headers: IncomingHttpHeaders = { ...request.headers, host: upstream.host };
+    // The Host as the visitor sent it, as a CDN passes the site's public name on.
+    const headers: IncomingHttpHeaders = { ...request.headers };
     delete headers.cookie;
     originRequests.push(`${request.method} ${target}`);
     const forward = httpRequest(
