@@ -16,7 +16,10 @@ import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
-/** Same page for every visitor: rendered once, served with a fresh nonce (rule in ~/static-document.server). */
+/**
+ * Same page for every visitor, campaign links and cookies included: rendered once (rule in
+ * ~/static-document.server). A sender's landing URL (`?enquiry=`) is rendered for them alone.
+ */
 export const handle = { staticDocument: true };
 
 export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ matches }) => {
