@@ -39,6 +39,7 @@ const schema = {
   VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
   TRUST_PROXY: proxyCount.default(0),
+  HEALTH_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   NOTICE_SECRET: z
     .string()
@@ -51,10 +52,10 @@ const schema = {
     .default("http://localhost:3000"),
 } satisfies Record<string, z.ZodType>;
 
-type Schema = typeof schema;
-
 /** Variables whose value never goes into a log line, not even a wrong one. */
-const secrets = new Set<keyof Schema>(["NOTICE_SECRET"]);
+const SECRETS = new Set<string>(["EMAILJS_PRIVATE_KEY", "HEALTH_TOKEN", "NOTICE_SECRET"]);
+
+type Schema = typeof schema;
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
 
 export function parseEnv(
@@ -69,8 +70,8 @@ export function parseEnv(
       env[name] = result.data;
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
-      const shown = secrets.has(name) ? "(value not shown)" : JSON.stringify(raw);
-      log(`config: ${name}=${shown} is invalid (${reason}); using the default instead`);
+      const shown = SECRETS.has(name) ? name : `${name}=${JSON.stringify(raw)}`;
+      log(`config: ${shown} is invalid (${reason}); using the default instead`);
       env[name] = field.parse(undefined);
     }
   }

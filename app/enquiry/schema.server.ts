@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { MAX_LENGTH } from "~/enquiry/notices";
+import { hasInvisibleInALine, hasStrayTags, joinersFit } from "~/text/invisible-characters";
 
 /** Field-level hints shown under each invalid field (the form-level notice is fixed). */
 export const FIELD_ERRORS = {
@@ -14,7 +15,16 @@ export const FIELD_ERRORS = {
 export const UNUSUAL_CHARACTERS = {
   singleLine: "Remove the line break or invisible character from this field.",
   message: "Remove the invisible control characters from your message.",
+  /** Unicode tag characters outside a flag, or a zero-width joiner with nothing to join. */
+  hidden: "Remove the hidden characters from this field.",
 } as const;
+
+/**
+ * Tag characters only inside an emoji flag (England, Scotland, Wales); ZWJ and ZWNJ only
+ * between letters, marks and emoji, as scripts (Hindi, Marathi र्‍, Malayalam) and emoji (🏳️‍🌈)
+ * use them; never alone, first or last.
+ */
+const noHiddenText = (value: string) => !hasStrayTags(value) && joinersFit(value.trim());
 
 /**
  * Characters that can break a mail header, a log line or the way text reads: C0 and C1
@@ -34,8 +44,13 @@ const MULTI_LINE = new RegExp(`^(?:\\n|[^${UNUSUAL}])*$`, "u");
  */
 const EMAIL_PATTERN = /^[^\s@<>",;:()[\]\\]+@[^\s@<>",;:()[\]\\]+\.[A-Za-z]{2,}$/;
 
+/** Single-line fields also refuse invisible format and filler characters (U+200B, U+3164…). */
 const singleLine = (hint: string) =>
-  z.string({ error: hint }).regex(SINGLE_LINE, UNUSUAL_CHARACTERS.singleLine).trim();
+  z
+    .string({ error: hint })
+    .refine((value) => SINGLE_LINE.test(value) && !hasInvisibleInALine(value), UNUSUAL_CHARACTERS.singleLine)
+    .refine(noHiddenText, UNUSUAL_CHARACTERS.hidden)
+    .trim();
 
 /**
  * The enquiry as the server accepts it (spec §5). Conform turns empty strings into
@@ -58,6 +73,7 @@ export const enquirySchema = z.object({
     .string({ error: FIELD_ERRORS.message })
     .max(MAX_LENGTH.message, FIELD_ERRORS.message)
     .regex(MULTI_LINE, UNUSUAL_CHARACTERS.message)
+    .refine(noHiddenText, UNUSUAL_CHARACTERS.hidden)
     .optional()
     .transform((value) => value ?? ""),
 });

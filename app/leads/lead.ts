@@ -8,6 +8,12 @@ import type { EnquiryMessage } from "~/mail/types";
 export const LEAD_STATES = ["pending", "sent", "failed", "inbox"] as const;
 export type LeadState = (typeof LEAD_STATES)[number];
 
+/**
+ * The states of a lead that has not reached the agency: these count toward the store's cap and
+ * are never removed to make room. Only `sent` leads (delivered) may be.
+ */
+export const UNDELIVERED_STATES: readonly LeadState[] = ["pending", "inbox", "failed"];
+
 /** One enquiry as the lead store keeps it: one JSON file per lead. */
 export interface Lead {
   id: string;
@@ -23,7 +29,30 @@ export interface Lead {
   enquiry: EnquiryMessage;
 }
 
+/** A lead as it is first stored at `at`: nothing tried yet, due at once. */
+export function newLead(options: { id: string; enquiry: EnquiryMessage; state: LeadState; at: Date }): Lead {
+  const at = options.at.toISOString();
+  return {
+    id: options.id,
+    receivedAt: at,
+    state: options.state,
+    attempts: 0,
+    lastError: null,
+    nextAttemptAt: at,
+    queuedAt: at,
+    enquiry: options.enquiry,
+  };
+}
+
 const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
+
+/** A lead's id: a UUID, in lower case, as `randomUUID()` makes it. */
+export const LEAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The only name a lead's file may have: `<receivedAt in ms, 13 digits>-<id>.json`. */
+export function leadFileName(lead: Pick<Lead, "id" | "receivedAt">): string {
+  return `${String(Date.parse(lead.receivedAt)).padStart(13, "0")}-${lead.id}.json`;
+}
 
 /** The lead a file holds, or null when the text is not a complete lead record. */
 export function parseLead(text: string): Lead | null {
@@ -38,7 +67,9 @@ export function parseLead(text: string): Lead | null {
   const enquiry = lead.enquiry as Record<string, unknown> | null | undefined;
   const complete =
     typeof lead.id === "string" &&
+    LEAD_ID.test(lead.id) &&
     typeof lead.receivedAt === "string" &&
+    Number.isFinite(Date.parse(lead.receivedAt)) &&
     LEAD_STATES.includes(lead.state as LeadState) &&
     typeof lead.attempts === "number" &&
     (lead.lastError === null || typeof lead.lastError === "string") &&

@@ -1,28 +1,17 @@
 import { join } from "node:path";
 import { env } from "~/env.server";
-import { createDelivery } from "~/leads/delivery.server";
+import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
+import { describeLeads, type LeadsHealth } from "~/leads/health";
 import { createDelivererLock } from "~/leads/lock.server";
-import { createLeadStore, leadsFolder, StoreFullError } from "~/leads/store.server";
+import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
 import { mailTransport } from "~/mail/transport.server";
 import type { EnquiryMessage } from "~/mail/types";
 
-export interface LeadsHealth {
-  store: "ok" | "unusable" | "full";
-  leads: { pending: number; failed: number; oldestPendingSeconds: number };
-}
+export type { LeadsHealth } from "~/leads/health";
 
-const store = createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR) });
-const delivery = createDelivery({
-  store,
-  transport: mailTransport,
-  lock: createDelivererLock({ path: join(leadsFolder(env.ENQUIRY_STORE_DIR), "deliverer.lock") }),
-  intervalMs: env.ENQUIRY_SEND_INTERVAL_MS,
-  retentionDays: env.ENQUIRY_RETENTION_DAYS,
-  onScan: (error) => markUsable(error === null, error),
-});
+// The wiring of the lead pipeline: the behaviour lives in store, lock and delivery.
 
 let usable = true;
-let full = false;
 function markUsable(now: boolean, cause?: unknown) {
   if (now === usable) return;
   usable = now;
@@ -38,6 +27,20 @@ function markUsable(now: boolean, cause?: unknown) {
   );
 }
 
+const store = createLeadStore({
+  folder: leadsFolder(env.ENQUIRY_STORE_DIR),
+  onWrite: (error) => markUsable(error === null, error),
+});
+const delivery = createDelivery({
+  store,
+  transport: mailTransport,
+  lock: createDelivererLock({ path: join(leadsFolder(env.ENQUIRY_STORE_DIR), "deliverer.lock") }),
+  intervalMs: env.ENQUIRY_SEND_INTERVAL_MS,
+  retentionDays: env.ENQUIRY_RETENTION_DAYS,
+});
+
+let full = false;
+
 /**
  * Keeps an enquiry in the store and has it delivered; false when the store cannot keep it
  * (then the caller sends it directly).
@@ -45,39 +48,32 @@ function markUsable(now: boolean, cause?: unknown) {
 export async function keepLead(enquiry: EnquiryMessage): Promise<boolean> {
   try {
     await store.add(enquiry, mailTransport ? "pending" : "inbox");
-    markUsable(true);
     full = false;
     delivery.wake();
     return true;
   } catch (error) {
-    if (!(error instanceof StoreFullError)) markUsable(false, error);
-    else if (!full) {
+    if (error instanceof StoreFullError && !full) {
       full = true;
       console.error(
-        `lead store: ENQUIRY_STORE_DIR=${env.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are removed (retention or by hand)`,
+        `lead store: ENQUIRY_STORE_DIR=${env.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
       );
     }
     return false;
   }
 }
 
-export function leadsHealth(now = Date.now()): LeadsHealth {
-  let pending = 0;
-  let failed = 0;
-  let oldest = now;
-  for (const lead of store.leads()) {
-    if (lead.state === "failed") failed += 1;
-    if (lead.state !== "pending") continue;
-    pending += 1;
-    oldest = Math.min(oldest, Date.parse(lead.receivedAt));
-  }
-  return {
-    store: usable ? (full ? "full" : "ok") : "unusable",
-    leads: { pending, failed, oldestPendingSeconds: Math.round((now - oldest) / 1000) },
-  };
+/** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
+export async function leadsHealth(now = Date.now()): Promise<LeadsHealth> {
+  const written = store.lastWrite();
+  if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
+  return describeLeads({ leads: delivery.leads(), lastWrite: store.lastWrite(), maxLeads: MAX_LEADS, now });
 }
 
-/** Stops delivery (timers and lock) for a clean shutdown; stored leads wait for the next start. */
+/**
+ * Stops delivery for a clean shutdown: no new send; resolves once a send in flight has its
+ * outcome written and the lock is free. Stored leads wait for the next start.
+ */
 export const stopLeadDelivery = () => delivery.stop();
 
 delivery.start();
+void store.probe();

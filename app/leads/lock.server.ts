@@ -1,16 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { open, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
+import { lstat, open, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 
-/** The owner refreshes the lock's mtime this often… */
-export const HEARTBEAT_MS = 5_000;
-/** …and a lock left unrefreshed this long belongs to a process that is gone. */
-export const STALE_AFTER_MS = 30_000;
+/** The holder refreshes the lock's mtime this often… */
+export const HEARTBEAT_MS = 2_000;
+/**
+ * …and a lock left unrefreshed this long belongs to a process that is gone (killed, or its
+ * container stopped). Five missed heartbeats: a live holder never looks stale, and a takeover
+ * after a crash waits no longer than this.
+ */
+export const STALE_AFTER_MS = 10_000;
 
 interface Holder {
   token: string;
-  host: string;
-  pid: number;
+  /** ISO time the holder took the lock: for the operator (`npm run leads -- --health`). */
+  since: string;
+}
+
+export interface LockHolder extends Holder {
+  /** Milliseconds since the holder's last heartbeat. */
+  heartbeatAgeMs: number;
+  stale: boolean;
 }
 
 export interface DelivererLock {
@@ -23,12 +32,43 @@ export interface DelivererLock {
   release(): Promise<void>;
 }
 
+/** Who holds the lock at `path` and how fresh its heartbeat is; null when nobody does. */
+export async function readLockHolder(
+  path: string,
+  options: { staleAfterMs?: number; now?: () => number } = {},
+): Promise<LockHolder | null> {
+  const { staleAfterMs = STALE_AFTER_MS, now = Date.now } = options;
+  let text: string;
+  let mtimeMs: number;
+  try {
+    const info = await lstat(path);
+    if (!info.isFile()) return null;
+    mtimeMs = info.mtimeMs;
+    text = await readFile(path, "utf8");
+  } catch {
+    return null;
+  }
+  let holder: Partial<Holder> = {};
+  try {
+    holder = JSON.parse(text) as Partial<Holder>;
+  } catch {
+    // a holder still writing its name, or a damaged file: its age alone decides
+  }
+  const heartbeatAgeMs = Math.max(0, now() - mtimeMs);
+  return {
+    token: typeof holder.token === "string" ? holder.token : "",
+    since: typeof holder.since === "string" ? holder.since : "",
+    heartbeatAgeMs,
+    stale: heartbeatAgeMs > staleAfterMs,
+  };
+}
+
 /**
- * One deliverer per store folder: whoever holds `path`. The holder touches it every few
- * seconds. Another process takes it over when that heartbeat is older than STALE_AFTER_MS
- * (works across containers, where every server is PID 1), or at once when the holder was on
- * this host and its process is gone, or was this very process in a former life (a container
- * restarted with the same host name and PID 1).
+ * One deliverer per store folder: whoever holds `path`. The lock names its holder by a random
+ * token made when this process started, never by process id or host name: two containers
+ * that look identical (both PID 1, one host name) are still two holders. The holder touches
+ * the file every HEARTBEAT_MS; another process takes it over only once that heartbeat is older
+ * than `staleAfterMs`.
  */
 export function createDelivererLock(options: {
   path: string;
@@ -36,31 +76,9 @@ export function createDelivererLock(options: {
   now?: () => number;
 }): DelivererLock {
   const { path, staleAfterMs = STALE_AFTER_MS, now = Date.now } = options;
-  const me: Holder = { token: randomUUID(), host: hostname(), pid: process.pid };
+  const me: Holder = { token: randomUUID(), since: new Date(now()).toISOString() };
 
-  const readHolder = async (): Promise<Holder | null> => {
-    try {
-      return JSON.parse(await readFile(path, "utf8")) as Holder;
-    } catch {
-      return null;
-    }
-  };
-
-  const holds = async () => (await readHolder())?.token === me.token;
-
-  const isGone = async (holder: Holder | null) => {
-    const info = await stat(path);
-    if (now() - info.mtimeMs > staleAfterMs) return true;
-    if (holder === null) return now() - info.mtimeMs > 2_000; // a holder still writing its name
-    if (holder.host !== me.host) return false;
-    if (holder.pid === me.pid) return true;
-    try {
-      process.kill(holder.pid, 0);
-      return false;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "ESRCH";
-    }
-  };
+  const holds = async () => (await readLockHolder(path, { staleAfterMs, now }))?.token === me.token;
 
   return {
     async acquire() {
@@ -75,9 +93,11 @@ export function createDelivererLock(options: {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
-      const holder = await readHolder();
+      const holder = await readLockHolder(path, { staleAfterMs, now });
       if (holder?.token === me.token) return true;
-      if (!(await isGone(holder))) return false;
+      // A holder with no readable name gets a short grace: it may be writing it right now.
+      const gone = holder === null || holder.stale || (holder.token === "" && holder.heartbeatAgeMs > 2_000);
+      if (!gone) return false;
       const temporary = `${path}.${me.token}`;
       await writeFile(temporary, JSON.stringify(me), { mode: 0o600 });
       await rename(temporary, path);
@@ -86,7 +106,10 @@ export function createDelivererLock(options: {
     },
 
     async heartbeat() {
-      if (!(await holds())) return false;
+      const holder = await readLockHolder(path, { staleAfterMs, now });
+      // The file is gone (its folder deleted and made again): nobody else holds it, take it back.
+      if (holder === null) return this.acquire();
+      if (holder.token !== me.token) return false;
       const time = new Date(now());
       await utimes(path, time, time);
       return true;

@@ -1,17 +1,38 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { lstat, mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { type Lead, type LeadState, logLeadState, parseLead } from "~/leads/lead";
+import {
+  type Lead,
+  type LeadState,
+  leadFileName,
+  logLeadState,
+  newLead,
+  parseLead,
+  UNDELIVERED_STATES,
+} from "~/leads/lead";
 import type { EnquiryMessage } from "~/mail/types";
 
-/** How many leads the store keeps at most (about 20 MB of files); past it, enquiries are not kept. */
+/**
+ * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
+ * keeps at most, and how many files in all (about 20 MB): past it the oldest `sent` leads
+ * make room, and when only undelivered ones are left, enquiries are not kept.
+ */
 export const MAX_LEADS = 10_000;
 
 /** A temporary file this old was left by a crash in the middle of a write, never by a write in progress. */
 const TORN_AFTER_MS = 60_000;
+/** Files read at once: 10 000 leads scan under a 1 024 file-descriptor limit. */
+const READ_CONCURRENCY = 32;
+/** A lead file is a few KB; anything this large is not one, and is not read into memory. */
+const MAX_FILE_BYTES = 256 * 1024;
+/** Delivered leads removed at once when the disk is full, so a new enquiry fits. */
+const ROOM_ON_ENOSPC = 16;
 
 const LEAD_FILE = /^\d{13}-[0-9a-f-]{36}\.json$/;
 const TEMP_PREFIX = ".tmp-";
+/** Never blocks (a FIFO, a device), never follows a symbolic link. */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
 /** Where the lead files (and the deliverer's lock) live inside ENQUIRY_STORE_DIR. */
 export function leadsFolder(storeDir: string): string {
@@ -20,34 +41,57 @@ export function leadsFolder(storeDir: string): string {
 
 export class StoreFullError extends Error {
   constructor(count: number) {
-    super(`the lead store holds ${count} leads, its limit`);
+    super(`the lead store holds ${count} leads that have not reached the agency, its limit`);
     this.name = "StoreFullError";
   }
+}
+
+/** The outcome of the store's last write (a lead, or a probe when there was none lately). */
+export interface WriteOutcome {
+  ok: boolean;
+  at: number;
+  /** Why it failed, e.g. `ENOSPC: no space left on device`. */
+  error?: string;
 }
 
 export interface LeadStore {
   readonly folder: string;
   /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
   add(enquiry: EnquiryMessage, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
-  /** Replaces a lead's file durably, all at once. */
+  /** Replaces a lead's file durably, all at once: the very file it was read from. */
   save(lead: Lead): Promise<void>;
   remove(lead: Lead): Promise<void>;
   /**
    * Brings the view up to date with the folder (leads written by another process, by the
-   * operator's CLI, or removed), and returns every lead, oldest first.
+   * operator's CLI, or removed), and returns every lead, oldest first. Each entry succeeds or
+   * fails alone; only a folder that cannot be listed fails the scan.
    */
   scan(): Promise<Lead[]>;
   /** Every lead as of the last scan or write, oldest first. */
   leads(): Lead[];
+  /** Leads that have not reached the agency: what the cap counts. */
+  undelivered(): number;
+  /** Whether undelivered leads have reached the cap (new enquiries are then not kept). */
+  full(): boolean;
   /** Removes leads that are not `pending` once they are older than `days`; returns how many. */
   prune(days: number): Promise<number>;
+  /** How the last write went; null before any. */
+  lastWrite(): WriteOutcome | null;
+  /** Writes and removes a small file, so `lastWrite` tells whether the folder takes writes now. */
+  probe(): Promise<WriteOutcome>;
 }
+
+type Problem = { key: string; line: string };
 
 /**
  * The lead store: one JSON file per lead in `folder`, named `<received ms>-<id>.json`. Every
  * write goes to a temporary file that is fsync'd, renamed over the lead's file, and the folder
  * fsync'd (shared by the writes that land together), so after a crash each file is either its
  * old or its new version, and readers in other processes never see half a file.
+ *
+ * The folder is shared with operators and other processes, so a lead is only what a regular
+ * file with exactly its own name holds (a copy under another name is never a second lead), and
+ * every path is the folder plus a name read from it or made here.
  */
 export function createLeadStore(options: {
   folder: string;
@@ -56,6 +100,8 @@ export function createLeadStore(options: {
   maxLeads?: number;
   now?: () => Date;
   log?: (line: string) => void;
+  /** Told after every write and probe: null when it worked, the error when it did not. */
+  onWrite?: (error: unknown) => void;
 }): LeadStore {
   const {
     folder,
@@ -63,20 +109,52 @@ export function createLeadStore(options: {
     maxLeads = MAX_LEADS,
     now = () => new Date(),
     log = console.error,
+    onWrite = () => {},
   } = options;
+  /** Valid leads by file name. */
   const cache = new Map<string, { lead: Lead; mtimeMs: number }>();
-  const reported = new Set<string>();
-  let ready: Promise<unknown> | undefined;
+  /** The file each lead was read from or written to: the only place it is ever written. */
+  const fileOf = new Map<string, string>();
+  /** Entries reported as unusable, by name: each is said once until it changes. */
+  const reported = new Map<string, string>();
+  let made = false;
+  let missingReported = false;
+  let last: WriteOutcome | null = null;
 
-  const fileName = (lead: Lead) => `${String(Date.parse(lead.receivedAt)).padStart(13, "0")}-${lead.id}.json`;
+  const record = (error: unknown) => {
+    last = error
+      ? { ok: false, at: now().getTime(), error: error instanceof Error ? error.message : String(error) }
+      : { ok: true, at: now().getTime() };
+    onWrite(error ?? null);
+  };
 
-  const ensureFolder = async () => {
-    ready ??= mkdir(folder, { recursive: true });
+  const report = (name: string, problem: Problem) => {
+    if (reported.get(name) === problem.key) return;
+    reported.set(name, problem.key);
+    log(`lead store: ${problem.line}`);
+  };
+
+  // The lead's file name stays known (fileOf): an outcome is written back to it even after
+  // the folder was deleted and made again.
+  const forget = (name: string) => {
+    cache.delete(name);
+  };
+
+  /** Opens a new file in the folder, making the folder (again) when it is missing. */
+  const openNew = async (path: string) => {
+    if (create && !made) {
+      await mkdir(folder, { recursive: true });
+      made = true;
+      missingReported = false;
+    }
     try {
-      await ready;
+      return await open(path, "wx", 0o600);
     } catch (error) {
-      ready = undefined;
-      throw error;
+      if (!create || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(folder, { recursive: true });
+      missingReported = false;
+      log(`lead store: ${folder} was missing (deleted while the server ran?); made it again`);
+      return await open(path, "wx", 0o600);
     }
   };
 
@@ -111,117 +189,302 @@ export function createLeadStore(options: {
     return next;
   };
 
-  const write = async (lead: Lead) => {
-    await ensureFolder();
-    const name = fileName(lead);
-    const temporary = join(folder, `${TEMP_PREFIX}${lead.id}-${randomUUID().slice(0, 8)}`);
-    const handle = await open(temporary, "wx", 0o600);
+  const writeFile = async (name: string, lead: Lead) => {
+    const temporary = join(folder, `${TEMP_PREFIX}${randomUUID()}`);
+    const handle = await openNew(temporary);
     let mtimeMs: number;
     try {
       await handle.writeFile(`${JSON.stringify(lead)}\n`, "utf8");
       await handle.datasync();
       mtimeMs = (await handle.stat()).mtimeMs;
     } catch (error) {
-      await handle.close();
+      await handle.close().catch(() => undefined);
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
     await handle.close();
-    await rename(temporary, join(folder, name));
+    try {
+      await rename(temporary, join(folder, name));
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
     await syncFolder();
     cache.set(name, { lead, mtimeMs });
+    fileOf.set(lead.id, name);
+    reported.delete(name);
+  };
+
+  const write = async (name: string, lead: Lead) => {
+    try {
+      await writeFile(name, lead);
+    } catch (error) {
+      record(error);
+      throw error;
+    }
+    record(null);
   };
 
   const sorted = () =>
     [...cache.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry.lead);
 
+  const countUndelivered = () => {
+    let count = 0;
+    for (const { lead } of cache.values()) if (UNDELIVERED_STATES.includes(lead.state)) count += 1;
+    return count;
+  };
+
   const remove = async (lead: Lead) => {
-    const name = fileName(lead);
+    const name = fileOf.get(lead.id);
+    if (name === undefined) return;
     await unlink(join(folder, name)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
     });
     cache.delete(name);
+    fileOf.delete(lead.id);
   };
 
-  const readLead = async (name: string) => {
-    const path = join(folder, name);
-    const [text, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-    const lead = parseLead(text);
-    if (lead) {
-      cache.set(name, { lead, mtimeMs: info.mtimeMs });
-      reported.delete(name);
-    } else if (!reported.has(name)) {
-      reported.add(name);
-      log(`lead store: ${path} is not a complete lead record; skipped (move it away once you have read it)`);
+  /** Removes up to `count` delivered leads, oldest first; never one the agency has not got. */
+  const makeRoom = async (count: number, why: string) => {
+    const oldest = sorted()
+      .filter((lead) => lead.state === "sent")
+      .slice(0, count);
+    for (const lead of oldest) {
+      await remove(lead);
+      logLeadState(lead, "removed");
     }
+    if (oldest.length > 0) {
+      log(
+        `lead store: removed the ${oldest.length} oldest delivered lead${oldest.length === 1 ? "" : "s"} from ${folder} to make room (${why})`,
+      );
+    }
+    return oldest.length;
+  };
+
+  const kindOf = (info: Stats) =>
+    info.isDirectory()
+      ? "a directory"
+      : info.isSymbolicLink()
+        ? "a symbolic link"
+        : info.isFIFO()
+          ? "a FIFO"
+          : info.isSocket()
+            ? "a socket"
+            : info.isCharacterDevice() || info.isBlockDevice()
+              ? "a device"
+              : "not a regular file";
+
+  /** Reads one lead file: regular files only, opened without blocking or following a link. */
+  const readLead = async (name: string, path: string): Promise<Problem | null> => {
+    const handle = await open(path, READ_FLAGS);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        return {
+          key: "kind",
+          line: `${path} is ${kindOf(info)}, not a lead file; skipped: move it out of ${folder}`,
+        };
+      }
+      if (info.size > MAX_FILE_BYTES) {
+        return {
+          key: "size",
+          line: `${path} is ${info.size} bytes, too large for a lead; skipped: move it out of ${folder}`,
+        };
+      }
+      const lead = parseLead(await handle.readFile("utf8"));
+      if (!lead) {
+        return {
+          key: `incomplete:${info.mtimeMs}`,
+          line: `${path} is not a complete lead record; skipped (move it away once you have read it)`,
+        };
+      }
+      if (leadFileName(lead) !== name) {
+        return {
+          key: `misnamed:${info.mtimeMs}`,
+          line: `${path} holds lead ${lead.id}, whose file is ${leadFileName(lead)}; skipped and never delivered (a copy made by hand? move it out of ${folder})`,
+        };
+      }
+      cache.set(name, { lead, mtimeMs: info.mtimeMs });
+      return null;
+    } finally {
+      await handle.close();
+    }
+  };
+
+  /** One entry of the folder, on its own: whatever it is, it fails alone. */
+  const inspect = async (name: string, time: number) => {
+    const path = join(folder, name);
+    try {
+      const info = await lstat(path);
+      if (name.startsWith(TEMP_PREFIX)) {
+        if (!info.isFile()) {
+          report(name, {
+            key: "kind",
+            line: `${path} is ${kindOf(info)}, not a write of the store; move it out of ${folder}`,
+          });
+          return;
+        }
+        if (time - info.mtimeMs < TORN_AFTER_MS) return;
+        await unlink(path);
+        log(`lead store: removed ${path}, a write torn by a crash (no lead was answered from it)`);
+        return;
+      }
+      if (!info.isFile()) {
+        forget(name);
+        report(name, {
+          key: "kind",
+          line: `${path} is ${kindOf(info)}, not a lead file; skipped: move it out of ${folder}`,
+        });
+        return;
+      }
+      const cached = cache.get(name);
+      // A sent lead never changes again; any other may (the deliverer, the operator's retry).
+      if (cached && (cached.lead.state === "sent" || cached.mtimeMs === info.mtimeMs)) return;
+      const problem = await readLead(name, path);
+      if (problem) {
+        forget(name);
+        report(name, problem);
+      } else reported.delete(name);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Removed between readdir and read (retention in another process): nothing to do.
+      if (code === "ENOENT") return forget(name);
+      // Out of descriptors for a moment (another part of the process): the next scan tries again.
+      if (code === "EMFILE" || code === "ENFILE") {
+        report("", {
+          key: code,
+          line: `${folder}: too many open files (${code}); some leads wait for the next scan`,
+        });
+        return;
+      }
+      forget(name);
+      const fix =
+        code === "EACCES" || code === "EPERM"
+          ? "give the server's user read access, or move it out"
+          : code === "ELOOP"
+            ? "it is a symbolic link: move it out"
+            : "move it out";
+      report(name, {
+        key: `error:${code}`,
+        line: `${path} cannot be read (${error instanceof Error ? error.message : String(error)}); skipped: ${fix} of ${folder}`,
+      });
+    }
+  };
+
+  /** Runs `task` over `items`, at most `limit` at a time. */
+  const eachLimited = async (items: string[], limit: number, task: (item: string) => Promise<void>) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length) await task(items[next++] as string);
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  };
+
+  const scanFolder = async () => {
+    if (create && !made) {
+      await mkdir(folder, { recursive: true });
+      made = true;
+    }
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      if (made && !missingReported) {
+        log(
+          `lead store: ${folder} is missing (deleted while the server ran?); it is made again at the next write`,
+        );
+      }
+      missingReported = true;
+      names = [];
+    }
+    const present = new Set(names);
+    for (const name of cache.keys()) if (!present.has(name)) forget(name);
+    for (const name of reported.keys()) if (name !== "" && !present.has(name)) reported.delete(name);
+    reported.delete("");
+    const time = now().getTime();
+    const entries = names.filter((name) => LEAD_FILE.test(name) || name.startsWith(TEMP_PREFIX)).sort();
+    await eachLimited(entries, READ_CONCURRENCY, (name) => inspect(name, time));
+    // Two consistent files with one id (a lead edited by hand): the first one is the lead.
+    const owners = new Map<string, string>();
+    for (const [name, { lead }] of [...cache.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const first = owners.get(lead.id);
+      if (first === undefined) {
+        owners.set(lead.id, name);
+        continue;
+      }
+      cache.delete(name);
+      report(name, {
+        key: "duplicate",
+        line: `${join(folder, name)} holds lead ${lead.id}, already read from ${first}; skipped and never delivered: move it out of ${folder}`,
+      });
+    }
+    for (const [id, name] of owners) fileOf.set(id, name);
+    return sorted();
+  };
+
+  // Scans never overlap: a caller during one gets its result.
+  let scanning: Promise<Lead[]> | undefined;
+
+  let probing: Promise<WriteOutcome> | undefined;
+  const probeOnce = async (): Promise<WriteOutcome> => {
+    const path = join(folder, `${TEMP_PREFIX}probe-${randomUUID()}`);
+    try {
+      const handle = create ? await openNew(path) : await open(path, "wx", 0o600);
+      try {
+        await handle.writeFile("probe\n");
+        await handle.datasync();
+      } finally {
+        await handle.close();
+        await unlink(path).catch(() => undefined);
+      }
+      record(null);
+    } catch (error) {
+      record(error);
+    }
+    return last as WriteOutcome;
   };
 
   return {
     folder,
 
     async add(enquiry, state) {
-      if (cache.size >= maxLeads) throw new StoreFullError(cache.size);
-      const at = now().toISOString();
-      const lead: Lead = {
-        id: randomUUID(),
-        receivedAt: at,
-        state,
-        attempts: 0,
-        lastError: null,
-        nextAttemptAt: at,
-        queuedAt: at,
-        enquiry,
-      };
-      await write(lead);
+      const undelivered = countUndelivered();
+      if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
+      if (cache.size >= maxLeads) await makeRoom(cache.size - maxLeads + 1, `it holds ${maxLeads} leads`);
+      const lead = newLead({ id: randomUUID(), enquiry, state, at: now() });
+      const name = leadFileName(lead);
+      try {
+        await write(name, lead);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+        if ((await makeRoom(ROOM_ON_ENOSPC, "the disk is full")) === 0) throw error;
+        await write(name, lead);
+      }
       logLeadState(lead);
       return lead;
     },
 
-    save: write,
+    async save(lead) {
+      const name = fileOf.get(lead.id);
+      if (name === undefined) throw new Error(`lead ${lead.id} was not read from ${folder}`);
+      await write(name, lead);
+    },
 
     remove,
 
-    async scan() {
-      if (create) await ensureFolder();
-      let names: string[];
-      try {
-        names = await readdir(folder);
-      } catch (error) {
-        if (create || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-        names = [];
-      }
-      const present = new Set(names);
-      for (const name of cache.keys()) if (!present.has(name)) cache.delete(name);
-      const time = now().getTime();
-      await Promise.all(
-        names.map(async (name) => {
-          try {
-            if (name.startsWith(TEMP_PREFIX)) {
-              const info = await stat(join(folder, name));
-              if (time - info.mtimeMs < TORN_AFTER_MS) return;
-              await unlink(join(folder, name));
-              log(
-                `lead store: removed ${join(folder, name)}, a write torn by a crash (no lead was answered from it)`,
-              );
-              return;
-            }
-            if (!LEAD_FILE.test(name)) return;
-            const cached = cache.get(name);
-            // A sent lead never changes again; any other may (the deliverer, the operator's retry).
-            if (cached?.lead.state === "sent") return;
-            if (cached && (await stat(join(folder, name))).mtimeMs === cached.mtimeMs) return;
-            await readLead(name);
-          } catch (error) {
-            // Removed between readdir and read, by retention in another process: nothing to do.
-            if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-            cache.delete(name);
-          }
-        }),
-      );
-      return sorted();
+    scan() {
+      scanning ??= scanFolder().finally(() => {
+        scanning = undefined;
+      });
+      return scanning;
     },
 
     leads: sorted,
+
+    undelivered: countUndelivered,
+
+    full: () => countUndelivered() >= maxLeads,
 
     async prune(days) {
       const cutoff = now().getTime() - days * 24 * 60 * 60_000;
@@ -233,6 +496,15 @@ export function createLeadStore(options: {
         removed += 1;
       }
       return removed;
+    },
+
+    lastWrite: () => last,
+
+    probe() {
+      probing ??= probeOnce().finally(() => {
+        probing = undefined;
+      });
+      return probing;
     },
   };
 }

@@ -207,12 +207,13 @@ function refuseUnknownMethods(request: IncomingMessage, response: ServerResponse
 /**
  * On SIGTERM (remix-serve closes the listening socket on the same signal): health checks turn
  * 503, every further response says `Connection: close`, idle keep-alive connections close,
- * requests in flight finish, `onDrain` stops the app's own background work, and whatever the
- * clients do the process exits 0 at the deadline.
+ * requests in flight finish, `onDrain` stops the app's own background work (the process lives
+ * on until the promise it returns settles: a lead send in flight gets its outcome written),
+ * and whatever the clients do the process exits 0 at the deadline.
  */
 export function drainOnSignal(options: {
   deadlineMs: number;
-  onDrain?: () => void;
+  onDrain?: () => void | Promise<void>;
   signals?: NodeJS.Signals[];
 }): void {
   const current = state();
@@ -221,7 +222,10 @@ export function drainOnSignal(options: {
       if (current.draining) return;
       current.draining = true;
       for (const server of current.servers) server.closeIdleConnections();
-      options.onDrain?.();
+      // Pending work (a send, a write) keeps the event loop, so the process exits once it is done.
+      Promise.resolve(options.onDrain?.()).catch((error: unknown) => {
+        console.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`);
+      });
       const deadline = setTimeout(() => {
         console.error(
           `shutdown: still busy after ${options.deadlineMs / 1000} s (${current.responses.size} unanswered request(s), or a client that never finished its request); exiting`,

@@ -13,7 +13,7 @@ import {
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
 import { readLeads } from "../support/leads";
-import { type RunningServer, startServer } from "../support/server";
+import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 const LIMIT = 2;
 
@@ -414,7 +414,7 @@ test.describe("other configurations", () => {
       expect(leads).toHaveLength(1);
       expect(leads[0]).toMatchObject({ state: "inbox", attempts: 0, lastError: null, enquiry: values });
       // Nothing to deliver: an inbox lead is neither pending nor failed.
-      const health = await (await request.get(`${server.url}/healthz`)).json();
+      const health = await healthDetails(server.url);
       expect(health).toMatchObject({ store: "ok", leads: { pending: 0, failed: 0 } });
     } finally {
       await server.stop();
@@ -439,7 +439,7 @@ test.describe("other configurations", () => {
       });
       expect(response.status()).toBe(303);
       expect(readLeads(storeDir)).toMatchObject([{ state: "pending", attempts: 0, enquiry: values }]);
-      const health = await (await request.get(`${server.url}/healthz`)).json();
+      const health = await healthDetails(server.url);
       expect(health).toMatchObject({ store: "ok", leads: { pending: 1, failed: 0 } });
     } finally {
       await server.stop();

@@ -10,25 +10,15 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
-import { type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
+import { EMAILJS_KEYS, emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
-import { leadNamed, readLeads, requestsFor, runLeadsCli } from "../support/leads";
-import { type RunningServer, startServer } from "../support/server";
+import { leadNamed, postEnquiry, readLeads, requestsFor, runLeadsCli } from "../support/leads";
+import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 // One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
 // test's enquiry has a name of its own, and a test counts only the requests carrying it: a
 // lead a previous test left pending may still be retried while the next one runs.
 base.describe.configure({ mode: "default" });
-
-/** The store's delivery pacing in these tests (1 s in production), so bursts deliver fast. */
-const SEND_INTERVAL_MS = "50";
-
-const KEYS = {
-  EMAILJS_SERVICE_ID: "service_nirmaan",
-  EMAILJS_TEMPLATE_ID: "template_enquiry",
-  EMAILJS_PUBLIC_KEY: "public-key-4f2a",
-  EMAILJS_PRIVATE_KEY: "private-key-9c1e-secret",
-};
 
 const test = base.extend<
   { fake: FakeEmailJs },
@@ -54,7 +44,7 @@ const test = base.extend<
   ],
   app: [
     async ({ fakeEmailJs, storeDir }, use) => {
-      const server = await startServer({ env: appEnv(fakeEmailJs, storeDir) });
+      const server = await startServer({ env: emailJsAppEnv(fakeEmailJs, storeDir) });
       await use(server);
       await server.stop();
     },
@@ -66,17 +56,6 @@ const test = base.extend<
   },
   baseURL: async ({ app }, use) => use(app.url),
 });
-
-function appEnv(fake: FakeEmailJs, storeDir: string): Record<string, string> {
-  return {
-    ...KEYS,
-    EMAILJS_ORIGIN: fake.host,
-    NODE_EXTRA_CA_CERTS: fake.certificatePath,
-    ENQUIRY_RATE_LIMIT: "0",
-    ENQUIRY_STORE_DIR: storeDir,
-    ENQUIRY_SEND_INTERVAL_MS: SEND_INTERVAL_MS,
-  };
-}
 
 const EMPTY: EnquiryValues = { name: "", email: "", countryCode: "", phoneNumber: "", message: "" };
 
@@ -100,10 +79,10 @@ async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
   expect(Object.keys(body).sort()).toEqual(
     ["accessToken", "lib_version", "service_id", "template_id", "template_params", "user_id"].sort(),
   );
-  expect(body.service_id).toBe(KEYS.EMAILJS_SERVICE_ID);
-  expect(body.template_id).toBe(KEYS.EMAILJS_TEMPLATE_ID);
-  expect(body.user_id).toBe(KEYS.EMAILJS_PUBLIC_KEY);
-  expect(body.accessToken).toBe(KEYS.EMAILJS_PRIVATE_KEY);
+  expect(body.service_id).toBe(EMAILJS_KEYS.EMAILJS_SERVICE_ID);
+  expect(body.template_id).toBe(EMAILJS_KEYS.EMAILJS_TEMPLATE_ID);
+  expect(body.user_id).toBe(EMAILJS_KEYS.EMAILJS_PUBLIC_KEY);
+  expect(body.accessToken).toBe(EMAILJS_KEYS.EMAILJS_PRIVATE_KEY);
   expect(body.lib_version).toMatch(/^\d+\.\d+\.\d+$/);
   expect(body.template_params).toStrictEqual({
     to_name: "Nirmaan Digital team",
@@ -114,23 +93,6 @@ async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
     message: values.message,
     from_name: values.name,
   });
-}
-
-/** Posts the enquiry form as the browser does (urlencoded), without following the redirect. */
-async function post(url: string, values: EnquiryValues): Promise<Response> {
-  return fetch(`${url}/?index`, {
-    method: "POST",
-    body: new URLSearchParams(enquiryBody(values)),
-    redirect: "manual",
-  });
-}
-
-async function health(url: string) {
-  return (await (await fetch(`${url}/healthz`)).json()) as {
-    status: string;
-    store: string;
-    leads: { pending: number; failed: number; oldestPendingSeconds: number };
-  };
 }
 
 test.describe("with JavaScript", () => {
@@ -159,7 +121,7 @@ test.describe("with JavaScript", () => {
     await expect
       .poll(() => app.output())
       .toContain(`{"event":"lead","id":"${lead?.id}","state":"sent","attempts":1}`);
-    for (const secret of [KEYS.EMAILJS_PRIVATE_KEY, values.name, values.phoneNumber, values.email]) {
+    for (const secret of [EMAILJS_KEYS.EMAILJS_PRIVATE_KEY, values.name, values.phoneNumber, values.email]) {
       expect(app.output()).not.toContain(secret);
     }
   });
@@ -184,7 +146,7 @@ test.describe("with JavaScript", () => {
       await expect.poll(() => requestsFor(fake, values.name).length).toBeGreaterThanOrEqual(1);
       await expect.poll(() => app.output()).toContain("EmailJS answered 503: Service Unavailable");
       expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
-      expect((await health(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
+      expect((await healthDetails(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
 
       // EmailJS is back: the next retry (within 10 s) delivers it.
       fake.reset();
@@ -217,7 +179,7 @@ test.describe("with JavaScript", () => {
         .poll(() => app.output())
         .toContain(`{"event":"lead","id":"${lead?.id}","state":"failed","attempts":1}`);
       await expect
-        .poll(async () => (await health(app.url)).leads.failed, { timeout: 10_000 })
+        .poll(async () => (await healthDetails(app.url)).leads.failed, { timeout: 10_000 })
         .toBeGreaterThanOrEqual(1);
 
       const table = await runLeadsCli(storeDir);
@@ -373,21 +335,21 @@ test.describe("an unusable store folder (its parent is a regular file)", () => {
     const folder = mkdtempSync(join(tmpdir(), "enquiry-unusable-"));
     writeFileSync(join(folder, "blocker"), "a file where a folder must be");
     const storeDir = join(folder, "blocker", "data");
-    const server = await startServer({ env: appEnv(fake, storeDir) });
+    const server = await startServer({ env: emailJsAppEnv(fake, storeDir) });
     try {
       expect((await fetch(`${server.url}/`)).status).toBe(200);
-      expect(await health(server.url)).toMatchObject({ status: "ok", store: "unusable" });
+      expect(await healthDetails(server.url)).toMatchObject({ status: "ok", store: "unusable" });
       await expect.poll(() => server.output()).toContain(`ENQUIRY_STORE_DIR=${storeDir} is unusable`);
 
       const sent = validEnquiry();
-      const response = await post(server.url, sent);
+      const response = await postEnquiry(server.url, sent);
       expect(response.status).toBe(303);
       expect(requestsFor(fake, sent.name)).toHaveLength(1);
 
       // A browser would get this page back: the notice, and every field as typed.
       fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
       const values = validEnquiry();
-      const failed = await post(server.url, values);
+      const failed = await postEnquiry(server.url, values);
       expect(failed.status).toBe(200);
       const page = await failed.text();
       expect(page).toContain(NOTICE.failed);
@@ -412,7 +374,7 @@ test.describe("a crash", () => {
     fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
     const folder = mkdtempSync(join(tmpdir(), "enquiry-crash-"));
     const storeDir = join(folder, "data");
-    const first = await startServer({ env: appEnv(fake, storeDir) });
+    const first = await startServer({ env: emailJsAppEnv(fake, storeDir) });
     const run = Date.now().toString(36);
     const answered: string[] = [];
     let next = 0;
@@ -421,7 +383,7 @@ test.describe("a crash", () => {
       while (next < 200) {
         const values = validEnquiry({ name: `Crash ${run} ${next++}` });
         try {
-          const response = await post(first.url, values);
+          const response = await postEnquiry(first.url, values);
           if (response.status === 303) answered.push(values.name);
           if (answered.length === 100) first.process.kill("SIGKILL");
         } catch {
@@ -434,7 +396,7 @@ test.describe("a crash", () => {
     expect(answered.length).toBeLessThan(200);
 
     fake.reset();
-    const second = await startServer({ env: appEnv(fake, storeDir) });
+    const second = await startServer({ env: emailJsAppEnv(fake, storeDir) });
     try {
       const delivered = () => new Set(answered.filter((name) => requestsFor(fake, name).length > 0)).size;
       await expect.poll(delivered, { timeout: 90_000, intervals: [500] }).toBe(answered.length);

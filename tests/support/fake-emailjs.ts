@@ -134,3 +134,26 @@ export async function startFakeEmailJs(
     },
   };
 }
+
+/** The EmailJS ids test servers get; the fake checks nothing, the tests check what it received. */
+export const EMAILJS_KEYS = {
+  EMAILJS_SERVICE_ID: "service_nirmaan",
+  EMAILJS_TEMPLATE_ID: "template_enquiry",
+  EMAILJS_PUBLIC_KEY: "public-key-4f2a",
+  EMAILJS_PRIVATE_KEY: "private-key-9c1e-secret",
+};
+
+/**
+ * The environment of a server that delivers to `fake` from `storeDir`, with no per-client
+ * limit and a 50 ms pacing (1 s in production), so bursts deliver fast.
+ */
+export function emailJsAppEnv(fake: FakeEmailJs, storeDir: string): Record<string, string> {
+  return {
+    ...EMAILJS_KEYS,
+    EMAILJS_ORIGIN: fake.host,
+    NODE_EXTRA_CA_CERTS: fake.certificatePath,
+    ENQUIRY_RATE_LIMIT: "0",
+    ENQUIRY_STORE_DIR: storeDir,
+    ENQUIRY_SEND_INTERVAL_MS: "50",
+  };
+}

@@ -1,7 +1,10 @@
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { newLead } from "../../app/leads/lead";
+import { type EnquiryValues, enquiryBody } from "./enquiry-page";
 import type { FakeEmailJs } from "./fake-emailjs";
 
 /** A lead as the store keeps it on disk (app/leads/lead.ts), read the way an operator would. */
@@ -14,7 +17,11 @@ export interface StoredLead {
   enquiry: { name: string; email: string; countryCode: string; phoneNumber: string; message: string };
 }
 
-/** Every lead file under ENQUIRY_STORE_DIR, oldest first (none when the folder is missing). */
+/**
+ * Every lead under ENQUIRY_STORE_DIR, oldest first (none when the folder is missing), read the
+ * way the store reads them: regular files whose name is their lead's own (`<ms>-<id>.json`);
+ * copies, directories, FIFOs and damaged files are not leads.
+ */
 export function readLeads(storeDir: string): StoredLead[] {
   const folder = join(storeDir, "leads");
   let names: string[];
@@ -24,9 +31,18 @@ export function readLeads(storeDir: string): StoredLead[] {
     return [];
   }
   return names
-    .filter((name) => name.endsWith(".json"))
+    .filter((name) => name.endsWith(".json") && lstatSync(join(folder, name)).isFile())
     .sort()
-    .map((name) => JSON.parse(readFileSync(join(folder, name), "utf8")) as StoredLead);
+    .flatMap((name) => {
+      try {
+        const lead = JSON.parse(readFileSync(join(folder, name), "utf8")) as StoredLead;
+        return name === `${String(Date.parse(lead.receivedAt)).padStart(13, "0")}-${lead.id}.json`
+          ? [lead]
+          : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 export function leadNamed(storeDir: string, name: string): StoredLead | undefined {
@@ -51,4 +67,30 @@ export async function runLeadsCli(storeDir: string, args: string[] = []): Promis
     },
   );
   return stdout;
+}
+
+/** Posts the enquiry form as the browser does (urlencoded), without following the redirect. */
+export async function postEnquiry(url: string, values: EnquiryValues): Promise<Response> {
+  return fetch(`${url}/?index`, {
+    method: "POST",
+    body: new URLSearchParams(enquiryBody(values)),
+    redirect: "manual",
+  });
+}
+
+/** Writes a lead file as the store would (name `<ms>-<id>.json`), and returns its path. */
+export function writeLeadFile(
+  storeDir: string,
+  lead: Partial<StoredLead> & Pick<StoredLead, "enquiry">,
+): { path: string; lead: StoredLead } {
+  const at = new Date(lead.receivedAt ?? Date.now());
+  const full = {
+    ...newLead({ id: randomUUID(), enquiry: lead.enquiry, state: "pending", at }),
+    ...lead,
+  } as StoredLead;
+  const folder = join(storeDir, "leads");
+  mkdirSync(folder, { recursive: true });
+  const path = join(folder, `${String(Date.parse(full.receivedAt)).padStart(13, "0")}-${full.id}.json`);
+  writeFileSync(path, `${JSON.stringify(full)}\n`);
+  return { path, lead: full };
 }

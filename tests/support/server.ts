@@ -15,6 +15,25 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
+/** The HEALTH_TOKEN test servers get, so a test can read the details of `/healthz`. */
+export const TEST_HEALTH_TOKEN = "test-health-token-4f2a9c1e";
+
+export interface HealthDetails {
+  status: string;
+  uptime: number;
+  draining: boolean;
+  store: "ok" | "unusable" | "full";
+  leads: { pending: number; failed: number; oldestPendingSeconds: number };
+}
+
+/** `/healthz` with its details, as a monitor holding HEALTH_TOKEN reads it. */
+export async function healthDetails(url: string): Promise<HealthDetails> {
+  const response = await fetch(`${url}/healthz`, {
+    headers: { Authorization: `Bearer ${TEST_HEALTH_TOKEN}` },
+  });
+  return (await response.json()) as HealthDetails;
+}
+
 export async function freePort(host = "127.0.0.1"): Promise<number> {
   const server = createServer();
   server.listen(0, host);
@@ -61,6 +80,7 @@ export async function startServer(
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
       HOST: "127.0.0.1",
+      HEALTH_TOKEN: TEST_HEALTH_TOKEN,
       ...(ownStore ? { ENQUIRY_STORE_DIR: ownStore } : {}),
       ...options.env,
       PORT: String(port),

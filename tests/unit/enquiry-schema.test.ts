@@ -157,4 +157,72 @@ describe("enquiry schema", () => {
     expect(invalidFields({ email: "asha@example.in, boss@example.in" })).toEqual(["email"]);
     expect(invalidFields({ email: "asha.rao+site@mail.example.co.in" })).toEqual([]);
   });
+
+  describe("text that looks like what it is", () => {
+    const names = [
+      "अनन्या शर्मा", // Hindi
+      "श्रद्धा कर्‍हाडे", // Marathi: र्‍ (ra, virama, ZWJ) in Karhade
+      "கார்த்திகேயன் சுப்பிரமணியம்", // Tamil
+      "ശ്രീ\u200Dലക്ഷ്മി നായർ", // Malayalam, with a ZWJ after a vowel sign
+      "Zoë 🏳️‍🌈",
+      "Rhys 🏴󠁧󠁢󠁷󠁬󠁳󠁿", // Wales
+    ];
+    it.each(names)("keeps the name %s", (name) => {
+      expect(invalidFields({ name })).toEqual([]);
+    });
+
+    it("keeps messages in any script, with emoji and the flags of England, Scotland and Wales", () => {
+      const message = "नमस्ते, हमें एक ऐप चाहिए।\nவணக்கம்! ഞങ്ങൾക്ക് ഒരു വെബ്സൈറ്റ് വേണം.\nकर्‍हाड 👨‍👩‍👧 🏴󠁧󠁢󠁥󠁮󠁧󠁿 🏴󠁧󠁢󠁳󠁣󠁴󠁿 🏴󠁧󠁢󠁷󠁬󠁳󠁿 🏳️‍🌈 👍🏽";
+      expect(invalidFields({ message })).toEqual([]);
+    });
+
+    const invisible: [string, string][] = [
+      ["zero width space", "\u200B"],
+      ["word joiner", "\u2060"],
+      ["invisible separator", "\u2063"],
+      ["invisible plus", "\u2064"],
+      ["Hangul filler", "\u3164"],
+      ["Hangul choseong filler", "\u115F"],
+      ["Hangul jungseong filler", "\u1160"],
+      ["halfwidth Hangul filler", "\uFFA0"],
+    ];
+    it.each(invisible)("refuses a %s in single-line fields", (_label, character) => {
+      const submission = parse({ name: `Asha${character}Rao` });
+      expect(fieldErrors(submission).name).toEqual([UNUSUAL_CHARACTERS.singleLine]);
+      expect(invalidFields({ name: character.repeat(5) })).toEqual(["name"]);
+      expect(invalidFields({ email: `asha${character}@example.in` })).toEqual(["email"]);
+    });
+
+    it("refuses Unicode tag characters outside an emoji flag, in every field", () => {
+      const hidden = [..."ignore"]
+        .map((letter) => String.fromCodePoint(0xe0000 + letter.charCodeAt(0)))
+        .join("");
+      const submission = parse({ name: `Asha${hidden}`, message: `Hello${hidden}\u{E007F}` });
+      expect(fieldErrors(submission)).toEqual({
+        name: [UNUSUAL_CHARACTERS.hidden],
+        message: [UNUSUAL_CHARACTERS.hidden],
+      });
+      // A flag's tags followed by more tags, or tags after another emoji, are hidden text too.
+      expect(invalidFields({ message: `🏴󠁧󠁢󠁷󠁬󠁳󠁿${hidden}` })).toEqual(["message"]);
+      expect(invalidFields({ message: `👍${hidden}\u{E007F}` })).toEqual(["message"]);
+    });
+
+    it("refuses a ZWJ or ZWNJ alone, first, last, or with nothing to join", () => {
+      for (const joiner of ["\u200C", "\u200D"]) {
+        for (const name of [
+          joiner,
+          `${joiner}Asha`,
+          `Asha${joiner}`,
+          `Asha ${joiner}Rao`,
+          `Asha${joiner} Rao`,
+          `12${joiner}3`,
+        ]) {
+          const submission = parse({ name });
+          expect(fieldErrors(submission).name, JSON.stringify(name)).toEqual([UNUSUAL_CHARACTERS.hidden]);
+        }
+        expect(invalidFields({ message: `Hello${joiner}` })).toEqual(["message"]);
+        expect(invalidFields({ message: `${joiner}\nHello` })).toEqual(["message"]);
+      }
+    });
+  });
 });

@@ -1,8 +1,12 @@
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDelivererLock } from "~/leads/lock.server";
+import { type Lead, leadFileName } from "~/leads/lead";
+import { createDelivererLock, readLockHolder, STALE_AFTER_MS } from "~/leads/lock.server";
 import { createLeadStore, StoreFullError } from "~/leads/store.server";
 
 const enquiry = {
@@ -164,6 +168,165 @@ describe("lead store", () => {
   });
 });
 
+describe("lead store entries, each on its own", () => {
+  const log = () => {
+    const lines: string[] = [];
+    return { lines, log: (line: string) => lines.push(line) };
+  };
+
+  it("skips a directory, a symlink loop, a FIFO, an unreadable file and a `.tmp-` directory named like its own, with one line each, and keeps reading the rest", async () => {
+    const { lines, log: logLine } = log();
+    const store = createLeadStore({ folder, log: logLine });
+    const kept = await store.add(enquiry, "pending");
+    const named = (n: number) => `179500000000${n}-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7${n}.json`;
+    await mkdir(join(folder, named(1)));
+    await symlink(named(2), join(folder, named(2)));
+    execFileSync("mkfifo", [join(folder, named(3))]);
+    await mkdir(join(folder, ".tmp-0b7c3f5e"));
+    const unreadable = join(folder, named(4));
+    await writeFile(unreadable, "{}");
+    await chmod(unreadable, 0);
+    const root = process.getuid?.() === 0;
+    for (let scan = 0; scan < 3; scan += 1) {
+      expect((await store.scan()).map((lead) => lead.id)).toEqual([kept.id]);
+    }
+    expect(lines.filter((line) => line.includes(named(1)))).toEqual([
+      expect.stringContaining("is a directory, not a lead file; skipped: move it out of"),
+    ]);
+    expect(lines.filter((line) => line.includes(named(2)))).toEqual([
+      expect.stringContaining("is a symbolic link, not a lead file"),
+    ]);
+    expect(lines.filter((line) => line.includes(named(3)))).toEqual([expect.stringContaining("is a FIFO")]);
+    expect(lines.filter((line) => line.includes(".tmp-0b7c3f5e"))).toEqual([
+      expect.stringContaining("is a directory, not a write of the store"),
+    ]);
+    // Root reads any file; anyone else is told how to fix it.
+    expect(lines.filter((line) => line.includes(named(4)))).toEqual([
+      root
+        ? expect.stringContaining("is not a complete lead record")
+        : expect.stringContaining("cannot be read (EACCES"),
+    ]);
+    expect(lines).toHaveLength(5);
+  });
+
+  it("never delivers a copy: a file whose name is not its lead's own, or a crafted id, is reported once and skipped", async () => {
+    const { lines, log: logLine } = log();
+    const store = createLeadStore({ folder, log: logLine });
+    const lead = await store.add(enquiry, "pending");
+    const original = join(folder, leadFileName(lead));
+    const text = await readFile(original, "utf8");
+    const copy = join(folder, `1795000000000-${lead.id}.json`);
+    await writeFile(copy, text);
+    const crafted = join(folder, "1795000000001-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e.json");
+    await writeFile(crafted, JSON.stringify({ ...lead, id: "../../etc/passwd-1d2a-4c1b-9d8e-2f3a4b" }));
+    for (let scan = 0; scan < 3; scan += 1) {
+      expect((await store.scan()).map((found) => found.id)).toEqual([lead.id]);
+    }
+    expect(lines).toHaveLength(2);
+    // Entries are read concurrently: the lines come in any order.
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          `${copy} holds lead ${lead.id}, whose file is ${leadFileName(lead)}; skipped and never delivered`,
+        ),
+        expect.stringContaining(`${crafted} is not a complete lead record`),
+      ]),
+    );
+    // The lead is written back to the file it was read from, and only there.
+    const reader = createLeadStore({ folder, create: false, log: () => {} });
+    const [read] = await reader.scan();
+    await reader.save({ ...(read as Lead), state: "failed" });
+    expect(JSON.parse(await readFile(original, "utf8")).state).toBe("failed");
+    expect(JSON.parse(await readFile(copy, "utf8")).state).toBe("pending");
+    await expect(reader.save({ ...(read as Lead), id: randomUUID() })).rejects.toThrow(/was not read from/);
+  });
+
+  it("reads 3 000 leads 32 at a time", async () => {
+    const store = createLeadStore({ folder, log: () => {} });
+    await store.add(enquiry, "pending");
+    const [first] = store.leads();
+    const text = await readFile(join(folder, leadFileName(first as Lead)), "utf8");
+    const base = Date.parse("2026-11-01T10:00:00Z");
+    for (let index = 0; index < 3_000; index += 1) {
+      const receivedAt = new Date(base + index).toISOString();
+      const id = randomUUID();
+      await writeFile(
+        join(folder, leadFileName({ id, receivedAt })),
+        JSON.stringify({ ...JSON.parse(text), id, receivedAt }),
+      );
+    }
+    const handles = () => readdirSync("/proc/self/fd").length;
+    const before = handles();
+    let most = 0;
+    const watch = setInterval(() => {
+      most = Math.max(most, handles() - before);
+    }, 1);
+    const leads = await createLeadStore({ folder, log: () => {} }).scan();
+    clearInterval(watch);
+    expect(leads).toHaveLength(3_001);
+    expect(most).toBeLessThanOrEqual(40);
+  }, 30_000);
+
+  it("makes a deleted folder again at the next write, with a log line, and writes a lead's outcome back to its own name", async () => {
+    const { lines, log: logLine } = log();
+    const store = createLeadStore({ folder, log: logLine });
+    const lead = await store.add(enquiry, "pending");
+    await rm(folder, { recursive: true });
+    expect(await store.scan()).toEqual([]);
+    expect(await store.scan()).toEqual([]);
+    expect(lines).toEqual([
+      expect.stringContaining(
+        "is missing (deleted while the server ran?); it is made again at the next write",
+      ),
+    ]);
+    await store.save({ ...lead, state: "sent", attempts: 1 });
+    const second = await store.add({ ...enquiry, name: "After" }, "pending");
+    expect(lines[1]).toContain("was missing (deleted while the server ran?); made it again");
+    expect((await readdir(folder)).sort()).toEqual([leadFileName(lead), leadFileName(second)].sort());
+  });
+
+  it("the cap counts undelivered leads only: the oldest sent leads make room, with a log line; undelivered ones never do", async () => {
+    const { lines, log: logLine } = log();
+    const clock = fakeClock();
+    const store = createLeadStore({ folder, maxLeads: 3, now: clock.now, log: logLine });
+    const sent = [];
+    for (let index = 0; index < 3; index += 1) {
+      clock.advance(1);
+      const lead = await store.add({ ...enquiry, name: `sent ${index}` }, "pending");
+      await store.save({ ...lead, state: "sent", attempts: 1 });
+      sent.push(lead);
+    }
+    expect(store.full()).toBe(false);
+    clock.advance(1);
+    await store.add({ ...enquiry, name: "pending" }, "pending");
+    expect(lines).toEqual([expect.stringContaining("removed the 1 oldest delivered lead from")]);
+    expect(store.leads().map((lead) => lead.enquiry.name)).toEqual(["sent 1", "sent 2", "pending"]);
+    clock.advance(1);
+    await store.add({ ...enquiry, name: "inbox" }, "inbox");
+    clock.advance(1);
+    const failed = await store.add({ ...enquiry, name: "failed" }, "pending");
+    await store.save({ ...failed, state: "failed" });
+    expect(store.leads().map((lead) => lead.enquiry.name)).toEqual(["pending", "inbox", "failed"]);
+    expect(store.full()).toBe(true);
+    await expect(store.add(enquiry, "pending")).rejects.toBeInstanceOf(StoreFullError);
+    expect(store.leads()).toHaveLength(3);
+  });
+
+  it("tells from its last write, or a probe, whether the folder takes writes", async () => {
+    const outcomes: unknown[] = [];
+    const onWrite = (error: unknown) => outcomes.push(error);
+    const reader = createLeadStore({ folder, create: false, log: () => {}, onWrite });
+    expect(reader.lastWrite()).toBeNull();
+    expect(await reader.probe()).toMatchObject({ ok: false, error: expect.stringContaining("ENOENT") });
+    const store = createLeadStore({ folder, log: () => {}, onWrite });
+    expect(await store.probe()).toMatchObject({ ok: true });
+    expect(await reader.probe()).toMatchObject({ ok: true });
+    expect(outcomes).toEqual([expect.any(Error), null, null]);
+    // A probe leaves nothing behind.
+    expect(await readdir(folder)).toEqual([]);
+  });
+});
+
 describe("deliverer lock", () => {
   it("lets one holder in; another waits until the heartbeat goes stale, then takes over", async () => {
     const path = join(root, "deliverer.lock");
@@ -171,14 +334,11 @@ describe("deliverer lock", () => {
     const first = createDelivererLock({ path, now: () => time });
     const second = createDelivererLock({ path, now: () => time });
     expect(await first.acquire()).toBe(true);
-    // The first holder lives in another container (PID 1 there too): only its heartbeat tells.
-    const holder = JSON.parse(await readFile(path, "utf8"));
-    await writeFile(path, JSON.stringify({ ...holder, host: "another-container", pid: 1 }));
     expect(await second.acquire()).toBe(false);
     time += 60_000;
     expect(await first.heartbeat()).toBe(true);
     expect(await second.acquire()).toBe(false);
-    const stale = new Date(time - 31_000);
+    const stale = new Date(time - STALE_AFTER_MS - 1_000);
     await utimes(path, stale, stale);
     expect(await second.acquire()).toBe(true);
     expect(await first.heartbeat()).toBe(false);
@@ -187,9 +347,33 @@ describe("deliverer lock", () => {
     expect(await first.acquire()).toBe(true);
   });
 
-  it("takes over at once from a process on this host that is gone (SIGKILL)", async () => {
+  it("names its holder by a random token only: a fresh lock is never taken, whatever process or host wrote it", async () => {
     const path = join(root, "deliverer.lock");
-    await writeFile(path, JSON.stringify({ token: "x", host: hostname(), pid: 2 ** 22 + 7 }));
-    expect(await createDelivererLock({ path }).acquire()).toBe(true);
+    // What an older server wrote, or a twin container (PID 1, same host name) right now.
+    await writeFile(path, JSON.stringify({ token: "x", host: hostname(), pid: process.pid }));
+    const lock = createDelivererLock({ path });
+    expect(await lock.acquire()).toBe(false);
+    const holder = await readLockHolder(path);
+    expect(holder).toMatchObject({ token: "x", stale: false });
+    const stale = new Date(Date.now() - STALE_AFTER_MS - 1_000);
+    await utimes(path, stale, stale);
+    expect(await lock.acquire()).toBe(true);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({
+      token: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      since: expect.any(String),
+    });
+  });
+
+  it("takes its lock back at the next heartbeat when the file vanished with its folder", async () => {
+    const lockFolder = join(root, "leads");
+    await mkdir(lockFolder);
+    const path = join(lockFolder, "deliverer.lock");
+    const lock = createDelivererLock({ path });
+    expect(await lock.acquire()).toBe(true);
+    await rm(lockFolder, { recursive: true });
+    await expect(lock.heartbeat()).rejects.toThrow(/ENOENT/);
+    await mkdir(lockFolder);
+    expect(await lock.heartbeat()).toBe(true);
+    expect(await lock.holds()).toBe(true);
   });
 });

@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createDelivery, type Delivery } from "~/leads/delivery.server";
+import { type Lead, newLead } from "~/leads/lead";
+import type { DelivererLock } from "~/leads/lock.server";
+import type { LeadStore } from "~/leads/store.server";
+import type { EnquiryMessage, MailTransport, SendResult } from "~/mail/types";
+
+/** An in-memory store whose writes fail while `failing` holds an error. */
+function memoryStore(names: string[]) {
+  const files = new Map<string, Lead>();
+  names.forEach((name, index) => {
+    const id = `00000000-0000-4000-8000-00000000000${index}`;
+    const enquiry = {
+      name,
+      email: "a@example.in",
+      countryCode: "91",
+      phoneNumber: "9876543210",
+      message: "",
+    };
+    files.set(id, newLead({ id, enquiry, state: "pending", at: new Date() }));
+  });
+  const state = { failing: null as Error | null, writes: [] as string[] };
+  const store = {
+    folder: "/memory",
+    leads: () => [...files.values()],
+    scan: async () => [...files.values()],
+    async save(lead: Lead) {
+      if (state.failing) throw state.failing;
+      files.set(lead.id, lead);
+      state.writes.push(`${lead.enquiry.name}:${lead.state}`);
+    },
+    lastWrite: () => ({ ok: true, at: Date.now() }),
+    probe: async () => ({ ok: true, at: Date.now() }),
+    prune: async () => 0,
+  } as unknown as LeadStore;
+  return {
+    store,
+    state,
+    file: (name: string) => [...files.values()].find((lead) => lead.enquiry.name === name),
+  };
+}
+
+function fakeLock(events: string[] = []): DelivererLock {
+  let held = false;
+  return {
+    acquire: async () => {
+      held = true;
+      return true;
+    },
+    heartbeat: async () => held,
+    holds: async () => held,
+    release: async () => {
+      held = false;
+      events.push("release");
+    },
+  };
+}
+
+function transport(answer: (enquiry: EnquiryMessage) => Promise<SendResult> | SendResult) {
+  const sent: string[] = [];
+  const mail: MailTransport = {
+    name: "emailjs",
+    async send(enquiry) {
+      sent.push(enquiry.name);
+      return answer(enquiry);
+    },
+  };
+  return { mail, sent };
+}
+
+const deliveries: Delivery[] = [];
+afterEach(async () => {
+  await Promise.all(deliveries.splice(0).map((delivery) => delivery.stop()));
+  vi.restoreAllMocks();
+});
+
+function start(options: Omit<Parameters<typeof createDelivery>[0], "intervalMs" | "retentionDays">) {
+  const delivery = createDelivery({
+    intervalMs: 0,
+    retentionDays: 90,
+    heartbeatMs: 20,
+    scanMs: 50,
+    ...options,
+  });
+  deliveries.push(delivery);
+  delivery.start();
+  return delivery;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("delivery", () => {
+  it("sends a lead EmailJS accepted once, even when its outcome cannot be written; writes it once the disk takes writes", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { store, state, file } = memoryStore(["A", "B", "C"]);
+    state.failing = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    const { mail, sent } = transport(() => ({ ok: true }));
+    const lines: string[] = [];
+    const delivery = start({ store, transport: mail, lock: fakeLock(), log: (line) => lines.push(line) });
+    await vi.waitFor(() => expect(sent).toEqual(["A", "B", "C"]));
+    await sleep(1_500);
+    expect(sent).toEqual(["A", "B", "C"]);
+    expect(delivery.unwritten()).toBe(3);
+    expect(delivery.leads().map((lead) => lead.state)).toEqual(["sent", "sent", "sent"]);
+    expect(file("A")?.state).toBe("pending");
+    expect(lines).toEqual([expect.stringContaining("cannot write delivery outcomes to /memory (ENOSPC")]);
+
+    state.failing = null;
+    await vi.waitFor(() => expect(file("C")?.state).toBe("sent"), { timeout: 5_000 });
+    expect(delivery.unwritten()).toBe(0);
+    expect(sent).toEqual(["A", "B", "C"]);
+    expect(lines).toEqual([expect.any(String), "lead store: delivery outcomes are written to /memory again"]);
+  });
+
+  it("a lead EmailJS keeps refusing goes to the back: the others are delivered", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { store, file } = memoryStore(["stuck", "B", "C"]);
+    const { mail, sent } = transport((enquiry) =>
+      enquiry.name === "stuck"
+        ? { ok: false, reason: "rejected", status: 503, detail: "EmailJS answered 503: busy" }
+        : { ok: true },
+    );
+    start({ store, transport: mail, lock: fakeLock(), log: () => {} });
+    await vi.waitFor(() => expect(file("C")?.state).toBe("sent"));
+    expect(sent).toEqual(["stuck", "B", "C"]);
+    expect(file("stuck")).toMatchObject({ state: "pending", attempts: 1 });
+  });
+
+  it("stop() starts no new send, waits for the send in flight and its write, then frees the lock", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const events: string[] = [];
+    const { store, state } = memoryStore(["A", "B"]);
+    const { mail, sent } = transport(async (enquiry) => {
+      events.push(`send ${enquiry.name}`);
+      await sleep(300);
+      events.push(`answered ${enquiry.name}`);
+      return { ok: true };
+    });
+    const delivery = start({ store, transport: mail, lock: fakeLock(events), log: () => {} });
+    await vi.waitFor(() => expect(sent).toEqual(["A"]));
+    await delivery.stop();
+    events.push(`written ${state.writes.join(",")}`);
+    await sleep(300);
+    expect(sent).toEqual(["A"]);
+    expect(events).toEqual(["send A", "answered A", "release", "written A:sent"]);
+  });
+});
