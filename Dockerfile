@@ -38,6 +38,6 @@ EXPOSE 3000
 # Slim images have no curl: ask node itself.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# node runs as PID 1 without a shell in between, so it receives SIGTERM itself; remix-serve
-# then closes the server and the process exits once open requests are done.
-CMD ["node", "node_modules/@remix-run/serve/dist/cli.js", "build/index.js"]
+# node runs as PID 1 without a shell in between, so it receives SIGTERM itself; the server
+# (server/index.ts) then drains and exits once open requests are done, at SHUTDOWN_DEADLINE at the latest.
+CMD ["node", "build/server.js"]

@@ -1,17 +1,18 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_FLAGS, findChromium } from "./tests/support/chromium";
+import { CHROMIUM_FLAGS, findChromium } from "./scripts/lib/chromium";
+import type { NodeLineOptions } from "./tests/support/fixtures";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://127.0.0.1:${port}`;
 
-// Browser downloads are impossible on our machines and in CI: tests/support/chromium.ts says
+// Browser downloads are impossible on our machines and in CI: scripts/lib/chromium.ts says
 // which Chromium is used. Every worker loads this file; only the main process says it.
 const chromium = await findChromium();
 if (process.env.TEST_WORKER_INDEX === undefined) {
   console.log(`Browser: ${chromium.executablePath} (${chromium.source})`);
 }
 
-export default defineConfig({
+export default defineConfig<object, NodeLineOptions>({
   testDir: "tests/e2e",
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
@@ -24,16 +25,24 @@ export default defineConfig({
     trace: "on-first-retry",
     launchOptions: { executablePath: chromium.executablePath, args: CHROMIUM_FLAGS },
   },
+  globalSetup: "./tests/support/global-setup.ts",
   projects: [
     {
       name: "chromium",
       use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } },
     },
+    // What ships: the process-level tests (tagged @process) again, with the server on the
+    // image's Node line (tests/support/node-line.ts).
+    {
+      name: "node-24",
+      grep: /@process/,
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, nodeLine: "24" },
+    },
   ],
   // The real built server, started the way production starts it. The default server keeps
   // enquiries as inbox leads in a throwaway store and has no rate limit; enquiry tests start their own.
   webServer: {
-    command: `node node_modules/@remix-run/serve/dist/cli.js build/index.js`,
+    command: "node build/server.js",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

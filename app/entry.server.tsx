@@ -1,41 +1,27 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NOTICE_PARAMETER } from "~/enquiry/notices";
-import { env, warnIfSiteUrlMissing } from "~/env.server";
+import { CACHE_CONTROL } from "~/http/cache-control";
+import { applySecurityHeaders, createNonce } from "~/http/security.server";
 import { deferHydration } from "~/hydration/defer.server";
-import { stopLeadDelivery } from "~/leads/leads.server";
 import { NonceProvider } from "~/nonce";
-import { applySecurityHeaders, createNonce } from "~/security.server";
-import { addRequestHook, attachToHttpServer, drainOnSignal } from "~/server/http-server.server";
-import { offerSharedDocument, serveSharedDocument } from "~/shared-documents/fast-path.server";
-import { documentCacheKey, StaticDocumentCache } from "~/static-document.server";
+import { documentCacheKey } from "~/shared-documents/document-cache.server";
 
-/**
- * How long Remix waits for promises inside loader data. The site defers nothing, and Remix
- * keeps a timer of this length alive after every document and data response, which is what
- * delays a graceful shutdown: keep it short.
- */
+/** How long Remix waits for promises inside loader data: the site defers nothing. */
 export const streamTimeout = 1_000;
 
 /** The longest a render may take before React gives up and the error page is served. */
 const renderTimeout = 5_000;
-
-const staticDocuments = new StaticDocumentCache();
-
-warnIfSiteUrlMissing();
-attachToHttpServer();
-// Shared documents the app has just served are answered in front of Express (see fast-path).
-addRequestHook("shared documents", serveSharedDocument);
-drainOnSignal({ deadlineMs: env.SHUTDOWN_DEADLINE * 1000, onDrain: stopLeadDelivery });
 
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  { documents: staticDocuments, fastPath }: AppLoadContext,
 ) {
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const key = documentCacheKey(request, responseStatusCode, responseHeaders, remixContext);
@@ -55,7 +41,8 @@ export default async function handleRequest(
       if (!page) return privateDocument(html, staticDocuments.placeholder, responseHeaders, 200);
     }
     const document = await page;
-    offerSharedDocument(new URL(request.url).pathname, document);
+    // Until the app serves it again, the server answers this path in front of Express.
+    fastPath.offer(new URL(request.url).pathname, document);
     const answer = document.answer({
       method: request.method,
       acceptEncoding: request.headers.get("Accept-Encoding"),
@@ -63,7 +50,7 @@ export default async function handleRequest(
     });
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   }
-  if (carriesNotice(request)) responseHeaders.set("Cache-Control", "private, no-store");
+  if (carriesNotice(request)) responseHeaders.set("Cache-Control", CACHE_CONTROL.personal);
   const nonce = createNonce();
   const { body, failed } = await render(request, remixContext, nonce);
   const html = deferHydration(await new Response(body).text());
@@ -77,7 +64,8 @@ export default async function handleRequest(
  */
 function privateDocument(html: string, placeholder: string, headers: Headers, status: number) {
   const nonce = createNonce();
-  if (!/no-store/.test(headers.get("Cache-Control") ?? "")) headers.set("Cache-Control", "private, no-cache");
+  if (!/no-store/.test(headers.get("Cache-Control") ?? ""))
+    headers.set("Cache-Control", CACHE_CONTROL.private);
   applySecurityHeaders(headers, nonce);
   return new Response(html.replaceAll(placeholder, nonce), { headers, status });
 }
@@ -123,9 +111,9 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   // visitor's alone; any other is the same for everyone but small and cheap, so no shared cache
   // need keep it.
   if (carriesNotice(request) || response.headers.has("Set-Cookie")) {
-    response.headers.set("Cache-Control", "private, no-store");
+    response.headers.set("Cache-Control", CACHE_CONTROL.personal);
   } else if (!response.headers.has("Cache-Control")) {
-    response.headers.set("Cache-Control", "private, no-cache");
+    response.headers.set("Cache-Control", CACHE_CONTROL.private);
   }
   return response;
 };

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import * as z from "zod";
 
 /**
@@ -10,15 +11,37 @@ const optionalText = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-/** How many proxies of the operator's stand in front; the pre-2026 values `true`/`false` still read as 1/0. */
-const proxyCount = z
+/** An IPv4 or IPv6 address, or a subnet of either in CIDR notation (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrSubnet(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Who may say who the client is: the number of the operator's proxies in front (the pre-2026
+ * `true`/`false` still read as 1/0), or the list of the proxies' addresses and subnets.
+ */
+const trustProxy = z
   .string()
   .trim()
-  .regex(/^(?:[0-9]|true|false)$/, "must be the number of proxies in front, 0 to 9")
-  .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value)));
+  .refine(
+    (value) =>
+      /^(?:[0-9]|true|false)$/.test(value) ||
+      value.split(",").every((entry) => isAddressOrSubnet(entry.trim())),
+    "must be the number of proxies in front (0 to 9) or a comma-separated list of their addresses or subnets",
+  )
+  .transform((value): number | readonly string[] => {
+    if (value === "true" || value === "false") return value === "true" ? 1 : 0;
+    if (/^[0-9]$/.test(value)) return Number(value);
+    return value.split(",").map((entry) => entry.trim().toLowerCase());
+  });
 
 const schema = {
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /** Listen address; unset: every interface (the image needs that). */
+  HOST: optionalText,
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   EMAILJS_SERVICE_ID: optionalText,
   EMAILJS_TEMPLATE_ID: optionalText,
@@ -38,7 +61,7 @@ const schema = {
   VITALS_RATE_WINDOW: z.coerce.number().int().min(1).default(600),
   VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
-  TRUST_PROXY: proxyCount.default(0),
+  TRUST_PROXY: trustProxy.default(0),
   HEALTH_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   NOTICE_SECRET: z
@@ -101,4 +124,9 @@ export function warnIfSiteUrlMissing(
   );
 }
 
-export const env: Env = parseEnv(process.env);
+// One parse per process: the server bundle and the app bundle both import this module, and a
+// bad value is said once.
+const ENV = Symbol.for("agency-site.env");
+const globals = globalThis as typeof globalThis & { [ENV]?: Env };
+globals[ENV] ??= parseEnv(process.env);
+export const env: Env = globals[ENV];

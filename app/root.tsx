@@ -29,7 +29,7 @@ export const links: LinksFunction = () => [
   { rel: "manifest", href: "/manifest.webmanifest" },
 ];
 
-/** The layout renders only from its loader data: see the rule in ~/static-document.server. */
+/** The layout renders only from its loader data: see the rule in ~/shared-documents/document-cache.server. */
 export const handle = { staticDocument: true };
 
 export async function loader(_: LoaderFunctionArgs) {

@@ -7,9 +7,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeEmailJs } from "../tests/support/fake-emailjs";
-import { readLeads } from "../tests/support/leads";
-import { startServer } from "../tests/support/server";
+import { startFakeEmailJs } from "./lib/fake-emailjs";
+import { readLeads } from "./lib/leads";
+import { startServer } from "./lib/server-process";
 
 const TOTAL = 200;
 const CONCURRENCY = 10;

@@ -12,9 +12,9 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { CHROMIUM_FLAGS, findChromium } from "../tests/support/chromium";
-import { startServer, stopProcess } from "../tests/support/server";
+import { CHROMIUM_FLAGS, findChromium } from "./lib/chromium";
 import { ensureBuild, printTable, root } from "./lib/server.js";
+import { startServer, stopProcess } from "./lib/server-process";
 
 const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
 const goals = { score: 100, lcpMs: 1500, cls: 0.01, tbtMs: 50 };

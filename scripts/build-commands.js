@@ -1,7 +1,7 @@
-// Bundles the operator's commands, `npm run leads` and `npm run vitals`, into build/ with the
-// app code they read (the lead store, the field-metrics files, the environment), so the
-// production image, which holds build/ and production dependencies only, has them too.
-// Run by `npm run build` after `remix build`.
+// Bundles the server (server/index.ts into build/server.js) and the operator's commands
+// (`npm run leads`, `npm run vitals`) into build/ with the app code they read (the lead store,
+// the field-metrics files, the environment), so the production image, which holds build/ and
+// production dependencies only, has them too. Run by `npm run build` after `remix build`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -13,7 +13,10 @@ export const commands = ["leads", "vitals"];
 
 await build({
   absWorkingDir: root,
-  entryPoints: Object.fromEntries(commands.map((name) => [name, `scripts/${name}.ts`])),
+  entryPoints: {
+    server: "server/index.ts",
+    ...Object.fromEntries(commands.map((name) => [name, `scripts/${name}.ts`])),
+  },
   outdir: "build",
   bundle: true,
   platform: "node",

@@ -13,11 +13,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "../tests/support/fake-emailjs";
-import { readLeads } from "../tests/support/leads";
-import { type RunningServer, startServer } from "../tests/support/server";
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-form";
+import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "./lib/fake-emailjs";
+import { readLeads } from "./lib/leads";
 import { ensureBuild, mb, printTable, root, rssBytes, sleep } from "./lib/server.js";
+import { type RunningServer, startServer } from "./lib/server-process";
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const connections = 50;

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { site } from "../app/content/site";
-import { CHROMIUM_FLAGS, findChromium } from "../tests/support/chromium";
+import { CHROMIUM_FLAGS, findChromium } from "./lib/chromium";
 
 const root = join(import.meta.dirname ?? ".", "..");
 const publicDir = join(root, "public");

@@ -1,17 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: build once when there is no build yet, then serve it with remix-serve.
+// `npm start`: build once when there is no build yet, then run the server (build/server.js).
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { ensureBuild, root } from "./lib/server.js";
-
-const require = createRequire(import.meta.url);
-const serverBuild = join(root, "build", "index.js");
 
 ensureBuild();
 
-const serve = join(dirname(require.resolve("@remix-run/serve/package.json")), "dist", "cli.js");
-const server = spawn(process.execPath, [serve, serverBuild], {
+const server = spawn(process.execPath, [join(root, "build", "server.js")], {
   cwd: root,
   stdio: "inherit",
   env: { NODE_ENV: "production", ...process.env },

@@ -3,7 +3,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
-import { ENQUIRY_FIELDS, MAX_LENGTH, type Notice } from "~/enquiry/notices";
+import { HONEYPOT_FIELD, MAX_LENGTH } from "~/enquiry/fields";
+import type { Notice } from "~/enquiry/notices";
 
 const FORM_ID = "enquiry";
 
@@ -29,11 +30,11 @@ export function EnquiryForm({ notice, lastResult }: EnquiryFormProps) {
 
 function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
   const fields = {
-    name: fieldMeta(FORM_ID, ENQUIRY_FIELDS.name, lastResult),
-    email: fieldMeta(FORM_ID, ENQUIRY_FIELDS.email, lastResult),
-    countryCode: fieldMeta(FORM_ID, ENQUIRY_FIELDS.countryCode, lastResult),
-    phoneNumber: fieldMeta(FORM_ID, ENQUIRY_FIELDS.phoneNumber, lastResult),
-    message: fieldMeta(FORM_ID, ENQUIRY_FIELDS.message, lastResult),
+    name: fieldMeta(FORM_ID, "name", lastResult),
+    email: fieldMeta(FORM_ID, "email", lastResult),
+    countryCode: fieldMeta(FORM_ID, "countryCode", lastResult),
+    phoneNumber: fieldMeta(FORM_ID, "phoneNumber", lastResult),
+    message: fieldMeta(FORM_ID, "message", lastResult),
   };
   const formRef = useRef<HTMLFormElement>(null);
   // After an enhanced submit the server's errors arrive in place: move focus to the first
@@ -60,7 +61,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
         <input
           id="enquiry-company-website"
           type="text"
-          name={ENQUIRY_FIELDS.honeypot}
+          name={HONEYPOT_FIELD}
           defaultValue=""
           tabIndex={-1}
           autoComplete="off"

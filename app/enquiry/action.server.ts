@@ -1,38 +1,26 @@
 import { createHash, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "@remix-run/node";
+import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
+import { ENQUIRY_FIELDS, type Enquiry, HONEYPOT_FIELD } from "~/enquiry/fields";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
 import {
-  ENQUIRY_FIELDS,
   type EnquiryActionData,
   type EnquiryLoaderData,
   NOTICE_PARAMETER,
   type NoticeKind,
 } from "~/enquiry/notices";
-import { clientAddress, createBudget } from "~/enquiry/rate-limit.server";
-import { type Enquiry, enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
-import { createSentNotices } from "~/enquiry/sent-notice.server";
-import { env } from "~/env.server";
-import { keepLead } from "~/leads/leads.server";
-import { mailTransport } from "~/mail/transport.server";
+import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
+import type { SentNotices } from "~/enquiry/sent-notice.server";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import { logMailFailure, type SendResult } from "~/mail/types";
-
-const FORM_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 type Attempt =
   | { kind: "stored" }
   | { kind: "sent" }
   | { kind: "limited"; retryAfterSeconds: number }
   | { kind: "failed"; result: SendResult | null };
-
-const sentNotices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR });
-
-const budget = createBudget({
-  perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
-  site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs: env.ENQUIRY_RATE_WINDOW * 1000 },
-});
 
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
 // after a lost response stores it once (a failure is forgotten, so a retry does try again).
@@ -46,12 +34,18 @@ const attempts = createIdempotencyStore<Attempt>({
  * The success notice the URL's token stands for, shown once. Only a GET claims it: a HEAD (a
  * link checker, a monitoring probe) must not use up the sender's notice.
  */
-export async function loadEnquiry(request: Request): Promise<EnquiryLoaderData> {
+export async function loadEnquiry(
+  request: Request,
+  { notices }: Pick<AppLoadContext, "notices">,
+): Promise<EnquiryLoaderData> {
   if (request.method !== "GET") return { notice: null };
-  return { notice: await sentNotices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER)) };
+  return { notice: await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER)) };
 }
 
-export async function handleEnquiry(request: Request) {
+/** What the action uses of the server's services (server/services.ts). */
+type EnquiryContext = Pick<AppLoadContext, "client" | "leads" | "mail" | "enquiryBudget" | "notices">;
+
+export async function handleEnquiry(request: Request, context: EnquiryContext) {
   const started = performance.now();
   const log = (line: Omit<EnquiryLogLine, "ms">) =>
     logEnquiry({ ...line, ms: Math.round(performance.now() - started) });
@@ -65,15 +59,15 @@ export async function handleEnquiry(request: Request) {
 
   // Bots fill every field they find, or post without the form at all: both get the
   // success they expect, and nothing is sent.
-  const honeypot = fields.get(ENQUIRY_FIELDS.honeypot);
+  const honeypot = fields.get(HONEYPOT_FIELD);
   if (honeypot?.length !== 1 || honeypot[0] !== "") {
     log({ outcome: "honeypot" });
-    return sentRedirect();
+    return sentRedirect(context.notices);
   }
 
   const form = new URLSearchParams();
   const structural: Record<string, string[]> = {};
-  for (const name of FORM_FIELDS) {
+  for (const name of ENQUIRY_FIELDS) {
     const values = fields.get(name);
     if (values?.[0] !== undefined) form.set(name, values[0]);
     if (values?.length !== 1) structural[name] = [FIELD_ERRORS[name]];
@@ -88,18 +82,18 @@ export async function handleEnquiry(request: Request) {
   }
 
   const enquiry = submission.value;
-  const client = clientAddress(request, env.TRUST_PROXY);
+  const { client } = context;
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
-    deliver(enquiry, client),
+    deliver(enquiry, context),
   );
-  const transport = mailTransport?.name;
+  const transport = context.mail?.name;
   switch (attempt.kind) {
     case "stored":
       log({ outcome: duplicate ? "duplicate" : "stored" });
-      return sentRedirect();
+      return sentRedirect(context.notices);
     case "sent":
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
-      return sentRedirect();
+      return sentRedirect(context.notices);
     case "limited":
       log({ outcome: "rate-limited", reason: client === null ? "site-wide flood level" : "client budget" });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
@@ -116,22 +110,25 @@ export async function handleEnquiry(request: Request) {
   }
 }
 
-async function deliver(enquiry: Enquiry, client: string | null): Promise<Attempt> {
+async function deliver(
+  enquiry: Enquiry,
+  { client, leads, mail, enquiryBudget: budget }: EnquiryContext,
+): Promise<Attempt> {
   const verdict = budget.check(client);
   if (!verdict.allowed) return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
   // Only an accepted enquiry counts against a budget: one the store kept, or one EmailJS took.
-  if (await keepLead(enquiry)) {
+  if (await leads.keep(enquiry)) {
     budget.record(client);
     return { kind: "stored" };
   }
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
-  if (!mailTransport) return { kind: "failed", result: null };
-  const result = await mailTransport.send(enquiry);
+  if (!mail) return { kind: "failed", result: null };
+  const result = await mail.send(enquiry);
   if (result.ok) {
     budget.record(client);
     return { kind: "sent" };
   }
-  logMailFailure(mailTransport.name, result);
+  logMailFailure(mail.name, result);
   return { kind: "failed", result };
 }
 
@@ -140,8 +137,8 @@ function idempotencyKey(enquiry: Enquiry): string {
 }
 
 /** POST/redirect/GET to the form, with the token of this sender's notice; no cache keeps the redirect. */
-function sentRedirect() {
-  return redirect(sentNotices.landingUrl(), { status: 303, headers: { "Cache-Control": "no-store" } });
+function sentRedirect(notices: SentNotices) {
+  return redirect(notices.landingUrl(), { status: 303, headers: { "Cache-Control": CACHE_CONTROL.never } });
 }
 
 function reply(

@@ -1,4 +1,4 @@
-import { readLimitedText } from "~/server/limited-body.server";
+import { readLimitedText } from "~/http/limited-body.server";
 
 /** The largest enquiry body we read. A maximal valid enquiry, percent-encoded, stays under it. */
 export const MAX_BODY_BYTES = 16 * 1024;

@@ -35,21 +35,3 @@ export interface EnquiryActionData {
   result: SubmissionResult<string[]> | null;
   notice: Notice;
 }
-
-/** Field names shared by the form markup and the server. */
-export const ENQUIRY_FIELDS = {
-  name: "name",
-  email: "email",
-  countryCode: "countryCode",
-  phoneNumber: "phoneNumber",
-  message: "message",
-  honeypot: "company_website",
-} as const;
-
-export const MAX_LENGTH = {
-  name: 40,
-  email: 40,
-  countryCode: 3,
-  phoneNumber: 12,
-  message: 1500,
-} as const;

@@ -1,15 +1,15 @@
 import * as z from "zod";
-import { MAX_LENGTH } from "~/enquiry/notices";
+import { type Enquiry, type EnquiryField, MAX_LENGTH } from "~/enquiry/fields";
 import { hasInvisibleInALine, hasStrayTags, joinersFit } from "~/text/invisible-characters";
 
 /** Field-level hints shown under each invalid field (the form-level notice is fixed). */
-export const FIELD_ERRORS = {
+export const FIELD_ERRORS: Record<EnquiryField, string> = {
   name: `Enter your name (up to ${MAX_LENGTH.name} characters).`,
   email: "Enter a valid e-mail address, such as name@company.com.",
   countryCode: `Enter a country code of up to ${MAX_LENGTH.countryCode} digits.`,
   phoneNumber: `Enter a phone number of up to ${MAX_LENGTH.phoneNumber} digits.`,
   message: `Keep your message to ${MAX_LENGTH.message.toLocaleString("en-IN")} characters or fewer.`,
-} as const;
+};
 
 /** Shown when a field holds a character no one types on purpose (a line break in a name, a bidi override). */
 export const UNUSUAL_CHARACTERS = {
@@ -76,6 +76,4 @@ export const enquirySchema = z.object({
     .refine(noHiddenText, UNUSUAL_CHARACTERS.hidden)
     .optional()
     .transform((value) => value ?? ""),
-});
-
-export type Enquiry = z.output<typeof enquirySchema>;
+}) satisfies z.ZodType<Enquiry, unknown>;

@@ -1,4 +1,4 @@
-import type { EnquiryMessage } from "~/mail/types";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
@@ -26,11 +26,11 @@ export interface Lead {
   nextAttemptAt: string;
   /** ISO time the current round of retries began: the 72 h limit counts from here. */
   queuedAt: string;
-  enquiry: EnquiryMessage;
+  enquiry: Enquiry;
 }
 
 /** A lead as it is first stored at `at`: nothing tried yet, due at once. */
-export function newLead(options: { id: string; enquiry: EnquiryMessage; state: LeadState; at: Date }): Lead {
+export function newLead(options: { id: string; enquiry: Enquiry; state: LeadState; at: Date }): Lead {
   const at = options.at.toISOString();
   return {
     id: options.id,
@@ -43,8 +43,6 @@ export function newLead(options: { id: string; enquiry: EnquiryMessage; state: L
     enquiry: options.enquiry,
   };
 }
-
-const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 /** A lead's id: a UUID, in lower case, as `randomUUID()` makes it. */
 export const LEAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

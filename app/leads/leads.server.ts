@@ -1,79 +1,95 @@
 import { join } from "node:path";
-import { env } from "~/env.server";
+import type { Enquiry } from "~/enquiry/fields";
+import type { Env } from "~/env.server";
 import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health";
 import { createDelivererLock } from "~/leads/lock.server";
 import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
-import { mailTransport } from "~/mail/transport.server";
-import type { EnquiryMessage } from "~/mail/types";
+import type { MailTransport } from "~/mail/types";
 
 export type { LeadsHealth } from "~/leads/health";
 
-// The wiring of the lead pipeline: the behaviour lives in store, lock and delivery.
-
-let usable = true;
-function markUsable(now: boolean, cause?: unknown) {
-  if (now === usable) return;
-  usable = now;
-  if (now) {
-    console.error(
-      `lead store: ENQUIRY_STORE_DIR=${env.ENQUIRY_STORE_DIR} is usable again; enquiries are kept`,
-    );
-    return;
-  }
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  console.error(
-    `lead store: ENQUIRY_STORE_DIR=${env.ENQUIRY_STORE_DIR} is unusable (${reason}); enquiries are sent directly and not kept until it is fixed`,
-  );
+export interface LeadService {
+  /**
+   * Keeps an enquiry in the store and has it delivered; false when the store cannot keep it
+   * (then the caller sends it directly).
+   */
+  keep(enquiry: Enquiry): Promise<boolean>;
+  /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
+  health(now?: number): Promise<LeadsHealth>;
+  /** Starts the delivery loop (its timers never keep the process alive). */
+  start(): void;
+  /**
+   * Stops delivery for a clean shutdown: no new send; resolves once a send in flight has its
+   * outcome written and the lock is free. Stored leads wait for the next start.
+   */
+  stop(): Promise<void>;
 }
 
-const store = createLeadStore({
-  folder: leadsFolder(env.ENQUIRY_STORE_DIR),
-  onWrite: (error) => markUsable(error === null, error),
-});
-const delivery = createDelivery({
-  store,
-  transport: mailTransport,
-  lock: createDelivererLock({ path: join(leadsFolder(env.ENQUIRY_STORE_DIR), "deliverer.lock") }),
-  intervalMs: env.ENQUIRY_SEND_INTERVAL_MS,
-  retentionDays: env.ENQUIRY_RETENTION_DAYS,
-});
-
-let full = false;
-
 /**
- * Keeps an enquiry in the store and has it delivered; false when the store cannot keep it
- * (then the caller sends it directly).
+ * The lead pipeline of `ENQUIRY_STORE_DIR`, created once by the server: the wiring only, the
+ * behaviour lives in store, lock and delivery.
  */
-export async function keepLead(enquiry: EnquiryMessage): Promise<boolean> {
-  try {
-    await store.add(enquiry, mailTransport ? "pending" : "inbox");
-    full = false;
-    delivery.wake();
-    return true;
-  } catch (error) {
-    if (error instanceof StoreFullError && !full) {
-      full = true;
-      console.error(
-        `lead store: ENQUIRY_STORE_DIR=${env.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
-      );
+export function createLeadService(
+  config: Pick<Env, "ENQUIRY_STORE_DIR" | "ENQUIRY_SEND_INTERVAL_MS" | "ENQUIRY_RETENTION_DAYS">,
+  transport: MailTransport | null,
+  log: (line: string) => void = console.error,
+): LeadService {
+  const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
+  let usable = true;
+  let full = false;
+  const markUsable = (now: boolean, cause?: unknown) => {
+    if (now === usable) return;
+    usable = now;
+    if (now) {
+      log(`lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR} is usable again; enquiries are kept`);
+      return;
     }
-    return false;
-  }
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    log(
+      `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR} is unusable (${reason}); enquiries are sent directly and not kept until it is fixed`,
+    );
+  };
+  const store = createLeadStore({ folder, onWrite: (error) => markUsable(error === null, error) });
+  const delivery = createDelivery({
+    store,
+    transport,
+    lock: createDelivererLock({ path: join(folder, "deliverer.lock") }),
+    intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
+    retentionDays: config.ENQUIRY_RETENTION_DAYS,
+  });
+
+  return {
+    async keep(enquiry) {
+      try {
+        await store.add(enquiry, transport ? "pending" : "inbox");
+        full = false;
+        delivery.wake();
+        return true;
+      } catch (error) {
+        if (error instanceof StoreFullError && !full) {
+          full = true;
+          log(
+            `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
+          );
+        }
+        return false;
+      }
+    },
+    async health(now = Date.now()) {
+      const written = store.lastWrite();
+      if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
+      return describeLeads({
+        leads: delivery.leads(),
+        lastWrite: store.lastWrite(),
+        maxLeads: MAX_LEADS,
+        now,
+      });
+    },
+    start() {
+      delivery.start();
+      void store.probe();
+    },
+    stop: () => delivery.stop(),
+  };
 }
-
-/** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
-export async function leadsHealth(now = Date.now()): Promise<LeadsHealth> {
-  const written = store.lastWrite();
-  if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
-  return describeLeads({ leads: delivery.leads(), lastWrite: store.lastWrite(), maxLeads: MAX_LEADS, now });
-}
-
-/**
- * Stops delivery for a clean shutdown: no new send; resolves once a send in flight has its
- * outcome written and the lock is free. Stored leads wait for the next start.
- */
-export const stopLeadDelivery = () => delivery.stop();
-
-delivery.start();
-void store.probe();

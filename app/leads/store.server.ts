@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import type { Enquiry } from "~/enquiry/fields";
 import {
   type Lead,
   type LeadState,
@@ -11,7 +12,6 @@ import {
   parseLead,
   UNDELIVERED_STATES,
 } from "~/leads/lead";
-import type { EnquiryMessage } from "~/mail/types";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
@@ -57,7 +57,7 @@ export interface WriteOutcome {
 export interface LeadStore {
   readonly folder: string;
   /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
-  add(enquiry: EnquiryMessage, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
+  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
   /** Replaces a lead's file durably, all at once: the very file it was read from. */
   save(lead: Lead): Promise<void>;
   remove(lead: Lead): Promise<void>;

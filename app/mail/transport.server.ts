@@ -1,5 +1,5 @@
 import { site } from "~/content/site";
-import { type Env, env } from "~/env.server";
+import type { Env } from "~/env.server";
 import { createEmailJsTransport } from "~/mail/emailjs-transport.server";
 import type { MailTransport } from "~/mail/types";
 
@@ -45,5 +45,3 @@ export function selectTransport(
     send: async () => ({ ok: false, reason: "misconfigured", detail: `missing ${missing.join(", ")}` }),
   };
 }
-
-export const mailTransport: MailTransport | null = selectTransport(env);

@@ -1,11 +1,4 @@
-/** An enquiry as it leaves the site, already validated. */
-export interface EnquiryMessage {
-  name: string;
-  email: string;
-  countryCode: string;
-  phoneNumber: string;
-  message: string;
-}
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 
 export type SendResult =
   | { ok: true }
@@ -21,30 +14,15 @@ export type SendResult =
 export interface MailTransport {
   readonly name: "emailjs" | "none";
   /** Never throws: every failure comes back as `{ ok: false }`. */
-  send(enquiry: EnquiryMessage): Promise<SendResult>;
+  send(enquiry: Enquiry): Promise<SendResult>;
 }
 
-/** The EmailJS template parameters, exactly these seven keys (spec §3). */
-export interface TemplateParams extends Record<string, string> {
-  to_name: string;
-  name: string;
-  email: string;
-  countryCode: string;
-  phoneNumber: string;
-  message: string;
-  from_name: string;
-}
+/** The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name` (decisions §2). */
+export type TemplateParams = Enquiry & { to_name: string; from_name: string };
 
-export function toTemplateParams(enquiry: EnquiryMessage, recipient: string): TemplateParams {
-  return {
-    to_name: recipient,
-    name: enquiry.name,
-    email: enquiry.email,
-    countryCode: enquiry.countryCode,
-    phoneNumber: enquiry.phoneNumber,
-    message: enquiry.message,
-    from_name: enquiry.name,
-  };
+export function toTemplateParams(enquiry: Enquiry, recipient: string): TemplateParams {
+  const fields = Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, enquiry[field]])) as Enquiry;
+  return { to_name: recipient, ...fields, from_name: enquiry.name };
 }
 
 export function describeCause(cause: unknown): string {

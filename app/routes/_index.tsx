@@ -17,8 +17,9 @@ import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
 /**
- * Same page for every visitor, campaign links and cookies included: rendered once (rule in
- * ~/static-document.server). A sender's landing URL (`?enquiry=`) is rendered for them alone.
+ * Same page for every visitor, campaign links and cookies included: rendered once, the same
+ * bytes for all (rule in ~/shared-documents/document-cache.server). A sender's landing URL
+ * (`?enquiry=`) is rendered for them alone.
  */
 export const handle = { staticDocument: true };
 
@@ -40,14 +41,14 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
   return headers;
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return { content: homeContent, enquiry: await loadEnquiry(request) };
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return { content: homeContent, enquiry: await loadEnquiry(request, context) };
 }
 
 export const shouldRevalidate = keepDataWhenTokenLeaves;
 
-export async function action({ request }: ActionFunctionArgs) {
-  return handleEnquiry(request);
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleEnquiry(request, context);
 }
 
 export default function HomePage() {

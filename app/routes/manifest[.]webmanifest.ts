@@ -1,6 +1,7 @@
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
-import { secureResponse } from "~/security.server";
+import { CACHE_CONTROL } from "~/http/cache-control";
+import { secureResponse } from "~/http/security.server";
 
 export function loader() {
   const manifest = {
@@ -21,6 +22,6 @@ export function loader() {
     ],
   };
   return secureResponse(JSON.stringify(manifest), {
-    headers: { "Content-Type": "application/manifest+json", "Cache-Control": "public, max-age=3600" },
+    headers: { "Content-Type": "application/manifest+json", "Cache-Control": CACHE_CONTROL.hour },
   });
 }

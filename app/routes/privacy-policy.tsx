@@ -9,7 +9,7 @@ export function loader() {
 
 export const meta = policyMeta;
 
-/** Same page for every visitor: rendered once, served with a fresh nonce (rule in ~/static-document.server). */
+/** Same page for every visitor: rendered once, the same bytes for all (rule in ~/shared-documents/document-cache.server). */
 export const handle = { staticDocument: true };
 
 export default function PrivacyPolicyPage() {

@@ -1,6 +1,7 @@
 import { seo } from "~/content/seo";
 import { env } from "~/env.server";
-import { secureResponse } from "~/security.server";
+import { CACHE_CONTROL } from "~/http/cache-control";
+import { secureResponse } from "~/http/security.server";
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -13,6 +14,6 @@ export function loader() {
     .join("\n");
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   return secureResponse(xml, {
-    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE_CONTROL.hour },
   });
 }

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleBeacon, rejectMethod } from "~/vitals/beacon.server";
 
 /** The field-metrics beacon (app/vitals): POST only. */
-export function action({ request }: ActionFunctionArgs) {
-  return handleBeacon(request);
+export function action({ request, context }: ActionFunctionArgs) {
+  return handleBeacon(request, context);
 }
 
 export function loader() {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { SharedDocument } from "./shared-document.server";
-import { onlyTrackingParameters } from "./tracking-parameters.server";
+import { sharedDocumentPath } from "~/shared-documents/document-cache.server";
+import type { SharedDocument } from "~/shared-documents/shared-document.server";
 
 /**
  * How long a shared document the app has just served may be served again without asking the
@@ -23,55 +23,53 @@ interface Offer {
   renewingSince?: number;
 }
 
-const offers = new Map<string, Offer>();
+export type FastPath = ReturnType<typeof createFastPath>;
 
-/** Called by the app each time it serves `path` as a shared document. */
-export function offerSharedDocument(path: string, document: SharedDocument, now = Date.now()): void {
-  offers.delete(path);
-  offers.set(path, { document, until: now + fastPathWindowMs });
-  for (const [oldest, offer] of offers) {
-    if (offers.size <= maxPaths && offer.until > now - fastPathWindowMs) break;
-    offers.delete(oldest);
-  }
-}
-
-/**
- * Answers a request for a document the app served as shared within the last window, in front
- * of the framework: GET or HEAD, a path whose query is empty or only tracking parameters (the
- * app's own rule, ~/static-document.server), whatever the cookies; the same headers, bytes,
- * codings and 304s as the app's own answer. Returns false, touching nothing, for every other
- * request: the app handles it.
- */
-export function serveSharedDocument(
-  request: IncomingMessage,
-  response: ServerResponse,
-  now = Date.now(),
-): boolean {
-  const { method, url } = request;
-  if (method !== "GET" && method !== "HEAD") return false;
-  if (!url?.startsWith("/")) return false;
-  const queryAt = url.indexOf("?");
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  const offer = offers.get(path);
-  if (!offer || (queryAt !== -1 && !onlyTrackingParameters(url.slice(queryAt)))) return false;
-  if (now >= offer.until) {
-    if (offer.renewingSince === undefined) {
-      offer.renewingSince = now;
-      return false;
-    }
-    if (now - offer.renewingSince >= fastPathWindowMs) {
+/** The shared documents the app has just served, by path: created once by the server, fed by the app. */
+export function createFastPath() {
+  const offers = new Map<string, Offer>();
+  return {
+    /** Called by the app each time it serves `path` as a shared document. */
+    offer(path: string, document: SharedDocument, now = Date.now()): void {
       offers.delete(path);
-      return false;
-    }
-  }
-  const answer = offer.document.answer({
-    method,
-    acceptEncoding: request.headers["accept-encoding"],
-    ifNoneMatch: request.headers["if-none-match"],
-  });
-  // setHeader, not writeHead(status, headers): a request log reads them back with getHeader.
-  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
-  response.writeHead(answer.status);
-  response.end(answer.body ?? undefined);
-  return true;
+      offers.set(path, { document, until: now + fastPathWindowMs });
+      for (const [oldest, offer] of offers) {
+        if (offers.size <= maxPaths && offer.until > now - fastPathWindowMs) break;
+        offers.delete(oldest);
+      }
+    },
+
+    /**
+     * Answers a request for a document the app served as shared within the last window, in
+     * front of the framework, when the request may get the shared document at all (the rule in
+     * ./document-cache.server): the same headers, bytes, codings and 304s as the app's own
+     * answer. Returns false, touching nothing, for every other request: the app handles it.
+     */
+    serve(request: IncomingMessage, response: ServerResponse, now = Date.now()): boolean {
+      const { method = "" } = request;
+      const path = sharedDocumentPath(method, request.url ?? "");
+      const offer = path === null ? undefined : offers.get(path);
+      if (path === null || !offer) return false;
+      if (now >= offer.until) {
+        if (offer.renewingSince === undefined) {
+          offer.renewingSince = now;
+          return false;
+        }
+        if (now - offer.renewingSince >= fastPathWindowMs) {
+          offers.delete(path);
+          return false;
+        }
+      }
+      const answer = offer.document.answer({
+        method,
+        acceptEncoding: request.headers["accept-encoding"],
+        ifNoneMatch: request.headers["if-none-match"],
+      });
+      // setHeader, not writeHead(status, headers): the request log reads them back with getHeader.
+      for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+      response.writeHead(answer.status);
+      response.end(answer.body ?? undefined);
+      return true;
+    },
+  };
 }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { hashedContentSecurityPolicy } from "~/security.server";
+import { CACHE_CONTROL } from "~/http/cache-control";
+import { hashedContentSecurityPolicy } from "~/http/security.server";
 import {
   type ContentEncoding,
   contentEncodings,
@@ -9,19 +10,6 @@ import {
   negotiateEncoding,
 } from "./negotiation.server";
 import { inlineScriptHashes } from "./script-hashes.server";
-
-/**
- * Browsers revalidate on every visit (a 304 costs a round trip and no body) so a deploy shows
- * at once; a CDN or proxy serves its copy for 5 minutes without asking, so the origin sees at
- * most one request per page, coding and cache node in that time. After that the cache may
- * answer once more with the old copy while it fetches the new one (stale-while-revalidate: a
- * visitor never waits for the origin, and only one request per node sees the old page), and
- * it may serve the last good copy for a day while the origin is down (stale-if-error).
- * no-transform: a proxy that rewrites the HTML (minifiers, script injectors) would break the
- * script hashes in its CSP, and remix-serve's compression must leave the stored codings alone.
- */
-export const sharedCacheControl =
-  "public, max-age=0, s-maxage=300, stale-while-revalidate=86400, stale-if-error=86400, no-transform";
 
 /**
  * What the bytes depend on besides the URL: the coding alone. Cookies do not count (the site
@@ -70,7 +58,7 @@ export class SharedDocument {
     const common: Record<string, string> = {};
     for (const [name, value] of headers) common[name] = value;
     common["content-security-policy"] = hashedContentSecurityPolicy(inlineScriptHashes(html));
-    common["cache-control"] = sharedCacheControl;
+    common["cache-control"] = CACHE_CONTROL.shared;
     common.vary = sharedVary;
     for (const name of ["content-length", "content-encoding", "etag", "set-cookie"]) delete common[name];
 

@@ -1,20 +1,15 @@
-import { env } from "~/env.server";
-import { secureResponse } from "~/security.server";
+import type { AppLoadContext } from "@remix-run/node";
+import { CACHE_CONTROL } from "~/http/cache-control";
+import { secureResponse } from "~/http/security.server";
 import { readJsonBody } from "~/vitals/body.server";
-import { allowBeacon } from "~/vitals/rate-limit.server";
 import { parseBeacon } from "~/vitals/schema.server";
-import { createVitalsStore, PRUNE_INTERVAL_MS, recordsOf } from "~/vitals/store.server";
-
-const store = createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
-// Metrics age out even when no beacon arrives to trigger a rotation.
-setInterval(() => void store.prune(), PRUNE_INTERVAL_MS).unref();
-void store.prune();
+import { recordsOf } from "~/vitals/store.server";
 
 function reply(status: 204 | 400 | 405 | 413 | 429, reason?: string): Response {
   if (reason) console.log(JSON.stringify({ event: "vitals", status, reason }));
   return secureResponse(null, {
     status,
-    headers: { "Cache-Control": "no-store", ...(status === 405 ? { Allow: "POST" } : {}) },
+    headers: { "Cache-Control": CACHE_CONTROL.never, ...(status === 405 ? { Allow: "POST" } : {}) },
   });
 }
 
@@ -23,14 +18,18 @@ function reply(status: 204 | 400 | 405 | 413 | 429, reason?: string): Response {
  * 413 past 2 KiB, 429 past the client's budget. A store that cannot be written still
  * answers 204 (the visitor can do nothing about it; the operator gets one log line).
  */
-export async function handleBeacon(request: Request): Promise<Response> {
+export async function handleBeacon(
+  request: Request,
+  { client, vitals, beaconBudget }: Pick<AppLoadContext, "client" | "vitals" | "beaconBudget">,
+): Promise<Response> {
   if (request.method !== "POST") return reply(405);
-  if (!allowBeacon(request)) return reply(429);
+  if (!beaconBudget.check(client).allowed) return reply(429);
+  beaconBudget.record(client);
   const body = await readJsonBody(request);
   if (!body.ok) return reply(body.status, body.reason);
   const beacon = parseBeacon(body.value);
   if (!beacon) return reply(400, "invalid beacon");
-  await store.append(recordsOf(beacon, new Date()));
+  await vitals.append(recordsOf(beacon, new Date()));
   return reply(204);
 }
 

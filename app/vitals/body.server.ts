@@ -1,4 +1,4 @@
-import { readLimitedText } from "~/server/limited-body.server";
+import { readLimitedText } from "~/http/limited-body.server";
 
 /** The largest beacon we read. Five metrics with their labels take some 400 bytes. */
 export const MAX_BEACON_BYTES = 2 * 1024;

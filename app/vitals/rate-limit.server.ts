@@ -1,5 +1,5 @@
-import { clientAddress, createBudget } from "~/enquiry/rate-limit.server";
-import { env } from "~/env.server";
+import type { Env } from "~/env.server";
+import { createBudget } from "~/http/budget.server";
 
 /**
  * All visitors together may send this many times a single client's budget: every visitor sends
@@ -8,16 +8,15 @@ import { env } from "~/env.server";
  */
 const SITE_BUDGET_FACTOR = 50;
 
-const windowMs = env.VITALS_RATE_WINDOW * 1000;
-const budget = createBudget({
-  perClient: { limit: env.VITALS_RATE_LIMIT, windowMs },
-  site: { limit: env.VITALS_RATE_LIMIT * SITE_BUDGET_FACTOR, windowMs },
-});
-
-/** Counts one beacon for the request's client; false once its budget (or the site's) is spent. */
-export function allowBeacon(request: Request): boolean {
-  const client = clientAddress(request, env.TRUST_PROXY);
-  if (!budget.check(client).allowed) return false;
-  budget.record(client);
-  return true;
+/** The field-metrics beacons' budget: VITALS_RATE_LIMIT per client per window, fifty times that for everyone. */
+export function createBeaconBudget(
+  config: Pick<Env, "VITALS_RATE_LIMIT" | "VITALS_RATE_WINDOW">,
+  now?: () => number,
+) {
+  const windowMs = config.VITALS_RATE_WINDOW * 1000;
+  return createBudget({
+    perClient: { limit: config.VITALS_RATE_LIMIT, windowMs },
+    site: { limit: config.VITALS_RATE_LIMIT * SITE_BUDGET_FACTOR, windowMs },
+    now,
+  });
 }

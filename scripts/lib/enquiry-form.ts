@@ -1,5 +1,6 @@
 // Reads the enquiry form from the rendered home page, so the load test follows whatever
 // hidden fields (anti-replay token, honeypot) the form carries, as a browser would.
+import { ENQUIRY_FIELDS } from "../../app/enquiry/fields";
 
 export interface EnquiryForm {
   /** Where the form posts, resolved against the page URL. */
@@ -7,8 +8,6 @@ export interface EnquiryForm {
   /** Every named field with the value the page rendered (hidden ones included). */
   fields: Map<string, string>;
 }
-
-const visibleFields = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 
 function attribute(tag: string, name: string): string | undefined {
   const match = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(tag);
@@ -39,7 +38,7 @@ export function parseEnquiryForm(html: string, pageUrl: string): EnquiryForm | n
       if (["submit", "button", "reset", "image", "file"].includes(type)) continue;
       fields.set(name, field[1]?.toLowerCase() === "input" ? (attribute(field[0], "value") ?? "") : "");
     }
-    if (!visibleFields.every((name) => fields.has(name))) continue;
+    if (!ENQUIRY_FIELDS.every((name) => fields.has(name))) continue;
     const action = new URL(attribute(formTag, "action") ?? "?index", pageUrl).href;
     return { action, fields };
   }

@@ -1,5 +1,5 @@
 // Helpers shared by `npm start`, the bench and the load test (servers start with
-// tests/support/server.ts, as in the browser tests).
+// scripts/lib/server-process.ts, as in the browser tests).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
 
-const buildOutputs = ["build/index.js", "build/leads.js", "build/vitals.js", "public/build"];
+const buildOutputs = [
+  "build/index.js",
+  "build/server.js",
+  "build/leads.js",
+  "build/vitals.js",
+  "public/build",
+];
 
 /** Builds the site when any part of the build is missing (like `npm start`), as `npm run build` does. */
 export function ensureBuild() {

@@ -2,13 +2,14 @@ import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 // No browser here: the plain runner, not the page fixtures.
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { freePort, startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
-import { freePort, startServer } from "../support/server";
+import { processTest as test } from "../support/fixtures";
 
 /**
  * Docker cannot run on our machines, so this mirrors the image instead: it reads the
@@ -85,11 +86,7 @@ test("the final stage runs unprivileged on a supported Node LTS (slim), on port 
   expect(healthcheck).toContain("/healthz");
   expect(healthcheck).not.toMatch(/curl|wget/);
   // Exec form: node is PID 1 and gets SIGTERM itself, no shell in between.
-  expect(JSON.parse(one("CMD").args)).toEqual([
-    "node",
-    "node_modules/@remix-run/serve/dist/cli.js",
-    "build/index.js",
-  ]);
+  expect(JSON.parse(one("CMD").args)).toEqual(["node", "build/server.js"]);
   const installs = all("RUN").filter((i) => i.args.includes("npm install"));
   expect(installs).toHaveLength(1);
   expect(installs[0]?.args).toContain("--omit=dev");
@@ -106,7 +103,9 @@ test("the build context leaves out host dependencies, builds, data and secrets",
   }
 });
 
-test("the image's files, installed and started as its CMD starts them, serve the site", async () => {
+test("the image's files, installed and started as its CMD starts them, serve the site", {
+  tag: "@process",
+}, async ({ serverNode }) => {
   test.setTimeout(300_000);
   expect(existsSync(join(root, "build/index.js")), "run `npm run build` first").toBe(true);
   const buildStages = new Set(
@@ -153,7 +152,11 @@ test("the image's files, installed and started as its CMD starts them, serve the
     }
 
     const modules = join(folder, "node_modules");
-    expect(existsSync(join(modules, "@remix-run/serve")), "remix-serve is installed").toBe(true);
+    // The server's own stack is installed; remix-serve is not.
+    for (const dependency of ["express", "@remix-run/express", "compression"]) {
+      expect(existsSync(join(modules, dependency)), `${dependency} in the image`).toBe(true);
+    }
+    expect(existsSync(join(modules, "@remix-run/serve")), "remix-serve in the image").toBe(false);
     // (typescript stays: npm keeps it as an optional peer of @remix-run/node, "devOptional".)
     for (const devOnly of [
       "@remix-run/dev",
@@ -171,8 +174,10 @@ test("the image's files, installed and started as its CMD starts them, serve the
     const [executable, ...rest] = command;
     expect(executable).toBe("node");
     // The lead store where the image keeps it: the /app/data volume.
+    // The operator's npm commands run on the server's Node line too.
+    const PATH = `${dirname(serverNode)}:${process.env.PATH ?? ""}`;
     const runtimeEnv = { ...env, ENQUIRY_STORE_DIR: join(folder, "data") };
-    const server = await startServer({ cwd: folder, command: [process.execPath, ...rest], env: runtimeEnv });
+    const server = await startServer({ cwd: folder, command: [serverNode, ...rest], env: runtimeEnv });
     try {
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
@@ -207,7 +212,7 @@ test("the image's files, installed and started as its CMD starts them, serve the
       expect(posted.status).toBe(303);
       const { stdout } = await promisify(execFile)("npm", ["run", "-s", "leads", "--", "--json"], {
         cwd: folder,
-        env: { ...process.env, ...runtimeEnv },
+        env: { ...process.env, ...runtimeEnv, PATH },
       });
       expect(
         stdout
@@ -230,14 +235,14 @@ test("the image's files, installed and started as its CMD starts them, serve the
       expect(beacon.status).toBe(204);
       const vitals = await promisify(execFile)("npm", ["run", "-s", "vitals"], {
         cwd: folder,
-        env: { ...process.env, ...runtimeEnv },
+        env: { ...process.env, ...runtimeEnv, PATH },
       });
       expect(vitals.stdout).toMatch(/\/privacy-policy\s+desktop\s+LCP\s+1234 ms\s+good\s+1\b/);
 
       // The HEALTHCHECK command itself passes against this server, and fails with none.
       const script = /CMD node -e "(.*)"$/.exec(one("HEALTHCHECK").args)?.[1] ?? "";
       const check = (port: number) =>
-        promisify(execFile)(process.execPath, ["-e", script], {
+        promisify(execFile)(serverNode, ["-e", script], {
           env: { ...process.env, ...env, PORT: String(port) },
         }).then(
           () => "healthy",

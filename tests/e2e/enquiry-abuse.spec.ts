@@ -3,6 +3,8 @@ import { Agent, request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readLeads } from "../../scripts/lib/leads";
+import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   enquiryBody,
   enquiryForm,
@@ -12,8 +14,6 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
-import { readLeads } from "../support/leads";
-import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 const LIMIT = 2;
 
@@ -392,11 +392,7 @@ test.describe("other configurations", () => {
     const root = process.cwd();
     const server = await startServer({
       cwd: folder,
-      command: [
-        process.execPath,
-        join(root, "node_modules/@remix-run/serve/dist/cli.js"),
-        join(root, "build/index.js"),
-      ],
+      command: [process.execPath, join(root, "build/server.js")],
       // Blank is unset: the default folder, not the temporary one startServer would choose.
       env: { ENQUIRY_STORE_DIR: "" },
     });

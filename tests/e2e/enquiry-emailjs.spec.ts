@@ -2,6 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  EMAILJS_KEYS,
+  emailJsAppEnv,
+  type FakeEmailJs,
+  startFakeEmailJs,
+} from "../../scripts/lib/fake-emailjs";
+import { leadNamed, postEnquiry, readLeads, requestsFor, runLeadsCli } from "../../scripts/lib/leads";
+import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
+import {
   type EnquiryValues,
   enquiryBody,
   enquiryForm,
@@ -10,10 +18,7 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
-import { EMAILJS_KEYS, emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
-import { leadNamed, postEnquiry, readLeads, requestsFor, runLeadsCli } from "../support/leads";
-import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 // One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
 // test's enquiry has a name of its own, and a test counts only the requests carrying it: a

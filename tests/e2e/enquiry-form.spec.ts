@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
+import { readLeads } from "../../scripts/lib/leads";
 import {
   type EnquiryValues,
   enquiryForm,
@@ -9,7 +10,6 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-import { readLeads } from "../support/leads";
 
 // These tests use the default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 

@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import type { Browser, Page } from "@playwright/test";
+import { startServer } from "../../scripts/lib/server-process";
 import { startCachingProxy } from "../support/caching-proxy";
 import {
   enquiryBody,
@@ -11,7 +12,6 @@ import {
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { readmeCacheKey } from "../support/readme-cache-key";
-import { startServer } from "../support/server";
 
 // The default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 

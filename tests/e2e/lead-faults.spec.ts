@@ -17,11 +17,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
+import { postEnquiry, readLeads, requestsFor, runLeadsCli, writeLeadFile } from "../../scripts/lib/leads";
+import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
-import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
-import { postEnquiry, readLeads, requestsFor, runLeadsCli, writeLeadFile } from "../support/leads";
-import { healthDetails, type RunningServer, startServer } from "../support/server";
 
 // The lead pipeline broken from its surroundings, as an outside test broke it: a full or
 // read-only disk, odd entries in leads/, a rolling deploy, twin containers, a deleted folder,
@@ -357,8 +357,7 @@ test("twin containers: two servers that are both PID 1 on one host name never bo
     "--kill-child=SIGTERM",
     "--mount-proc",
     process.execPath,
-    join(process.cwd(), "node_modules/@remix-run/serve/dist/cli.js"),
-    "build/index.js",
+    "build/server.js",
   ];
   const twins = [
     await startServer({ env: emailJsAppEnv(fake, storeDir), command }),
@@ -436,13 +435,7 @@ test("10 000 delivered leads, under a 1 024 file-descriptor limit, plus a new on
       enquiry: validEnquiry({ name: `Delivered ${index}` }),
     });
   }
-  const command = [
-    "prlimit",
-    "--nofile=1024:1024",
-    process.execPath,
-    join(process.cwd(), "node_modules/@remix-run/serve/dist/cli.js"),
-    "build/index.js",
-  ];
+  const command = ["prlimit", "--nofile=1024:1024", process.execPath, "build/server.js"];
   const startedAt = Date.now();
   const server = await startServer({ env: emailJsAppEnv(fake, storeDir), command });
   const pages = watchPages(server.url);

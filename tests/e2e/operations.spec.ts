@@ -4,10 +4,10 @@ import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readLeads } from "../../scripts/lib/leads";
+import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-import { readLeads } from "../support/leads";
-import { startServer } from "../support/server";
 
 test("documents must be revalidated; hashed build assets are cached for a year", async ({ request }) => {
   const home = await request.get("/");
@@ -72,11 +72,11 @@ function acceptQueueLength(port: number): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-test.describe("process", () => {
+test.describe("process", { tag: "@process" }, () => {
   test.describe.configure({ timeout: 60_000 });
 
-  test("SIGTERM lets in-flight requests finish, then the server exits 0", async () => {
-    const server = await startServer({ env: { ENQUIRY_RATE_LIMIT: "0" } });
+  test("SIGTERM lets in-flight requests finish, then the server exits 0", async ({ serverNode }) => {
+    const server = await startServer({ node: serverNode, env: { ENQUIRY_RATE_LIMIT: "0" } });
     try {
       const paths = ["/", "/?fresh=1", "/no-such-page", "/robots.txt", "/healthz"];
       const inFlight = Array.from({ length: 20 }, (_, index) =>
@@ -112,9 +112,12 @@ test.describe("process", () => {
     }
   });
 
-  test("SIGTERM with a half-sent request, a busy keep-alive client and a request in flight: the request finishes, the rest is closed, the process exits 0 at the 10 s deadline", async () => {
+  test("SIGTERM with a half-sent request, a busy keep-alive client and a request in flight: the request finishes, the rest is closed, the process exits 0 at the 10 s deadline", async ({
+    serverNode,
+  }) => {
     const folder = mkdtempSync(join(tmpdir(), "shutdown-"));
     const server = await startServer({
+      node: serverNode,
       env: { ENQUIRY_RATE_LIMIT: "0", ENQUIRY_STORE_DIR: join(folder, "data") },
     });
     const sockets: Socket[] = [];
@@ -210,8 +213,10 @@ test.describe("process", () => {
     }
   });
 
-  test("SHUTDOWN_DEADLINE sets the deadline: a half-sent request is dropped after 2 s", async () => {
-    const server = await startServer({ env: { SHUTDOWN_DEADLINE: "2" } });
+  test("SHUTDOWN_DEADLINE sets the deadline: a half-sent request is dropped after 2 s", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode, env: { SHUTDOWN_DEADLINE: "2" } });
     const halfSent = connect(server.port, "127.0.0.1");
     halfSent.on("error", () => {});
     try {
@@ -231,8 +236,8 @@ test.describe("process", () => {
     }
   });
 
-  test("every request is logged as one line, whoever answers it", async () => {
-    const server = await startServer();
+  test("every request is logged as one line, whoever answers it", async ({ serverNode }) => {
+    const server = await startServer({ node: serverNode });
     try {
       // The first / is the app's; the next two come from the shared-document fast path.
       for (let index = 0; index < 3; index += 1) await get(`${server.url}/`);

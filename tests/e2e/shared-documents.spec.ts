@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-import { startServer } from "../support/server";
 
 interface RawResponse {
   status: number;
@@ -91,7 +91,7 @@ test("shared documents are stored in brotli and gzip, chosen by Accept-Encoding,
   expect(gzip.headers["content-encoding"]).toBe("gzip");
   expect(gunzipSync(gzip.body).toString("utf8")).toBe(html);
 
-  // remix-serve would deflate for this client; the stored identity bytes go out untouched.
+  // The server's compression would deflate for this client; the stored identity bytes go out untouched.
   const deflateOnly = await raw(baseURL, "/", { "Accept-Encoding": "deflate" });
   expect(deflateOnly.headers["content-encoding"]).toBeUndefined();
   expect(deflateOnly.headers.etag).toBe(identity.headers.etag);

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
-import { type RunningServer, startServer } from "../support/server";
 
 const LIMIT = 5;
 

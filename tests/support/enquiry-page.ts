@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import type { Enquiry } from "../../app/enquiry/fields";
 
 export const NOTICE = {
   sent: "Email sent successfully!",
@@ -7,13 +8,8 @@ export const NOTICE = {
   failed: "Failed to send email. Please try again.",
 } as const;
 
-export interface EnquiryValues {
-  name: string;
-  email: string;
-  countryCode: string;
-  phoneNumber: string;
-  message: string;
-}
+/** What a visitor types into the form's fields (~/enquiry/fields names them). */
+export type EnquiryValues = Enquiry;
 
 export function validEnquiry(overrides: Partial<EnquiryValues> = {}): EnquiryValues {
   return {

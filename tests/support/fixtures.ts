@@ -1,4 +1,30 @@
-import { test as base, expect } from "@playwright/test";
+import { existsSync } from "node:fs";
+import { expect, test as playwright } from "@playwright/test";
+import { nodeBinaryPath } from "./node-line";
+
+export interface NodeLineOptions {
+  /** The Node line process-level tests start the server on: "current" (this one) or a major version. */
+  nodeLine: string;
+}
+
+/**
+ * For tests that start server processes: `serverNode` is the binary to start them with, this
+ * process's own or, in the "node-24" project, the image's line (tests/support/node-line.ts).
+ */
+export const processTest = playwright.extend<object, NodeLineOptions & { serverNode: string }>({
+  nodeLine: ["current", { option: true, scope: "worker" }],
+  serverNode: [
+    async ({ nodeLine }, use) => {
+      const binary = nodeLine === "current" ? process.execPath : nodeBinaryPath(nodeLine);
+      if (!existsSync(binary))
+        throw new Error(`no Node ${nodeLine} at ${binary}: the global setup installs it`);
+      await use(binary);
+    },
+    { scope: "worker" },
+  ],
+});
+
+const base = processTest;
 
 export interface ProblemOptions {
   /** Problems a test expects, matched against the recorded lines, e.g. /^HTTP 404 /. */

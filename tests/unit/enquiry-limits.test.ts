@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
-import {
-  clientAddress,
-  createBudget,
-  createRateLimiter,
-  type RateLimiter,
-} from "~/enquiry/rate-limit.server";
+import { createBudget, createRateLimiter, type RateLimiter } from "~/http/budget.server";
+import { createClientResolver, type TrustProxy } from "~/http/client-address.server";
 
 /** Sends like the action does: check, and count only when it goes through. */
 function send(limiter: RateLimiter, key: string): boolean {
@@ -109,26 +105,62 @@ describe("enquiry budget", () => {
   });
 });
 
-describe("clientAddress", () => {
-  const request = (forwarded?: string) =>
-    new Request("http://localhost/", { headers: forwarded ? { "X-Forwarded-For": forwarded } : {} });
+describe("client address", () => {
+  const clientAddress = (forwardedFor: string | undefined, trust: TrustProxy, socketAddress = "127.0.0.1") =>
+    createClientResolver(trust).client({ socketAddress, forwardedFor });
 
   it("trusts no address with TRUST_PROXY=0", () => {
-    expect(clientAddress(request("203.0.113.7"), 0)).toBeNull();
+    expect(clientAddress("203.0.113.7", 0)).toBeNull();
   });
 
   it("takes the entry the operator's proxy appended, never one the client wrote", () => {
     // The client wrote the first two; one proxy appended the address it saw.
-    expect(clientAddress(request("198.51.100.7, 203.0.113.66, 192.0.2.10"), 1)).toBe("192.0.2.10");
+    expect(clientAddress("198.51.100.7, 203.0.113.66, 192.0.2.10", 1)).toBe("192.0.2.10");
     // Two proxies: the second appended the first proxy's address.
-    expect(clientAddress(request("198.51.100.7, 192.0.2.10, 10.0.0.2"), 2)).toBe("192.0.2.10");
-    expect(clientAddress(request(" 2001:DB8::1 "), 1)).toBe("2001:db8::1");
+    expect(clientAddress("198.51.100.7, 192.0.2.10, 10.0.0.2", 2)).toBe("192.0.2.10");
+    expect(clientAddress(" 2001:DB8::1 ", 1)).toBe("2001:db8::1");
   });
 
   it("has no address when the header is shorter than the proxies in front or not an address", () => {
-    expect(clientAddress(request(), 1)).toBeNull();
-    expect(clientAddress(request("192.0.2.10"), 2)).toBeNull();
-    expect(clientAddress(request("198.51.100.7, unknown"), 1)).toBeNull();
+    expect(clientAddress(undefined, 1)).toBeNull();
+    expect(clientAddress("192.0.2.10", 2)).toBeNull();
+    expect(clientAddress("198.51.100.7, unknown", 1)).toBeNull();
+  });
+
+  describe("with the proxies' addresses and subnets", () => {
+    const proxies = ["10.0.0.0/8", "127.0.0.1", "fd00::/8"];
+
+    it("reads X-Forwarded-For from a listed proxy: the right-most address not in the list", () => {
+      expect(clientAddress("198.51.100.7, 203.0.113.9", proxies, "10.1.2.3")).toBe("203.0.113.9");
+      // A chain of the operator's proxies is skipped; what the client wrote stays ignored.
+      expect(clientAddress("198.51.100.7, 203.0.113.9, 10.0.0.5", proxies, "127.0.0.1")).toBe("203.0.113.9");
+      expect(clientAddress("2001:db8::7", proxies, "fd12::1")).toBe("2001:db8::7");
+    });
+
+    it("knows an IPv4 proxy on an IPv6 socket (IPv4-mapped addresses)", () => {
+      expect(clientAddress("203.0.113.9", proxies, "::ffff:10.0.0.2")).toBe("203.0.113.9");
+      expect(clientAddress("203.0.113.9", proxies, "::ffff:127.0.0.1")).toBe("203.0.113.9");
+    });
+
+    it("takes anyone else by its socket address, whatever it forwards", () => {
+      expect(clientAddress("203.0.113.9", proxies, "198.51.100.20")).toBe("198.51.100.20");
+      expect(clientAddress("203.0.113.9", proxies, "::ffff:198.51.100.20")).toBe("198.51.100.20");
+      expect(clientAddress(undefined, proxies, "2001:DB8::20")).toBe("2001:db8::20");
+    });
+
+    it("has no address when a hop is not an address; a proxy with no header is its own client", () => {
+      expect(clientAddress("198.51.100.7, unknown", proxies, "10.0.0.1")).toBeNull();
+      expect(clientAddress(undefined, proxies, "10.0.0.1")).toBe("10.0.0.1");
+    });
+
+    it("trusts X-Forwarded-Proto and X-Forwarded-Host from listed peers only", () => {
+      const resolver = createClientResolver(proxies);
+      expect(resolver.trusts("10.9.9.9", 0)).toBe(true);
+      expect(resolver.trusts("::ffff:10.9.9.9", 0)).toBe(true);
+      expect(resolver.trusts("198.51.100.20", 0)).toBe(false);
+      expect(createClientResolver(1).trusts("198.51.100.20", 0)).toBe(true);
+      expect(createClientResolver(0).trusts("127.0.0.1", 0)).toBe(false);
+    });
   });
 });
 

@@ -3,14 +3,11 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  fastPathWindowMs,
-  offerSharedDocument,
-  serveSharedDocument,
-} from "~/shared-documents/fast-path.server";
+import { createFastPath, fastPathWindowMs } from "~/shared-documents/fast-path.server";
 import { SharedDocument } from "~/shared-documents/shared-document.server";
 
 const html = `<!DOCTYPE html><html><body>${"<p>Home</p>".repeat(100)}</body></html>`;
+const fastPath = createFastPath();
 let server: Server;
 let port = 0;
 /** The clock the server's fast path reads: tests move it to expire offers. */
@@ -21,10 +18,10 @@ beforeAll(async () => {
     html,
     new Headers({ "Content-Type": "text/html; charset=utf-8" }),
   );
-  offerSharedDocument("/", document, now);
-  offerSharedDocument("/terms", document, now - fastPathWindowMs);
+  fastPath.offer("/", document, now);
+  fastPath.offer("/terms", document, now - fastPathWindowMs);
   server = createServer((request, response) => {
-    if (serveSharedDocument(request, response, now)) return;
+    if (fastPath.serve(request, response, now)) return;
     response.writeHead(418, { "content-type": "text/plain" });
     response.end("the app");
   });
@@ -57,7 +54,7 @@ function send(method: string, path: string, headers: Record<string, string> = {}
   );
 }
 
-describe("serveSharedDocument", () => {
+describe("fast path", () => {
   it("answers a GET of an offered path with the stored coding and headers", async () => {
     const response = await send("GET", "/", { "accept-encoding": "gzip, deflate, br" });
     expect(response.status).toBe(200);
@@ -127,7 +124,7 @@ describe("serveSharedDocument", () => {
 
   it("serves a renewed offer for a full window again", async () => {
     const document = await SharedDocument.create("<p>renewed</p>", new Headers());
-    offerSharedDocument("/", document, now);
+    fastPath.offer("/", document, now);
     expect((await send("GET", "/")).body.toString()).toBe("<p>renewed</p>");
     now += fastPathWindowMs - 1;
     expect((await send("GET", "/")).status).toBe(200);

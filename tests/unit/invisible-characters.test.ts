@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { healthAnswer } from "~/server/health.server";
 import { showInvisible } from "~/text/invisible-characters";
+import { healthAnswer } from "../../server/health";
 
 describe("showInvisible (npm run leads)", () => {
   it("shows controls, bidi, zero widths, fillers and tags as escapes", () => {

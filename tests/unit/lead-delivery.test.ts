@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Enquiry } from "~/enquiry/fields";
 import { createDelivery, type Delivery } from "~/leads/delivery.server";
 import { type Lead, newLead } from "~/leads/lead";
 import type { DelivererLock } from "~/leads/lock.server";
 import type { LeadStore } from "~/leads/store.server";
-import type { EnquiryMessage, MailTransport, SendResult } from "~/mail/types";
+import type { MailTransport, SendResult } from "~/mail/types";
 
 /** An in-memory store whose writes fail while `failing` holds an error. */
 function memoryStore(names: string[]) {
@@ -56,7 +57,7 @@ function fakeLock(events: string[] = []): DelivererLock {
   };
 }
 
-function transport(answer: (enquiry: EnquiryMessage) => Promise<SendResult> | SendResult) {
+function transport(answer: (enquiry: Enquiry) => Promise<SendResult> | SendResult) {
   const sent: string[] = [];
   const mail: MailTransport = {
     name: "emailjs",

@@ -8,8 +8,8 @@ import {
   hashedContentSecurityPolicy,
   resourceSecurityPolicy,
   secureResponse,
-} from "~/security.server";
-import { documentCacheKey, StaticDocumentCache } from "~/static-document.server";
+} from "~/http/security.server";
+import { documentCacheKey, StaticDocumentCache } from "~/shared-documents/document-cache.server";
 
 const directives = (policy: string) =>
   new Map(

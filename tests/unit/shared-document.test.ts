@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import { ifNoneMatchIncludes, negotiateEncoding } from "~/shared-documents/negotiation.server";
 import { inlineScriptHashes } from "~/shared-documents/script-hashes.server";
-import { SharedDocument, sharedCacheControl, sharedVary } from "~/shared-documents/shared-document.server";
+import { SharedDocument, sharedVary } from "~/shared-documents/shared-document.server";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("base64");
 
@@ -110,7 +111,7 @@ describe("SharedDocument", () => {
     const { headers } = (await create()).answer({ method: "GET" });
     expect(headers["content-security-policy"]).toContain(`'sha256-${sha256("start()")}' 'strict-dynamic'`);
     expect(headers["content-security-policy"]).not.toContain("nonce");
-    expect(headers["cache-control"]).toBe(sharedCacheControl);
+    expect(headers["cache-control"]).toBe(CACHE_CONTROL.shared);
     expect(headers["cache-control"]).toMatch(/^public, .*s-maxage=\d+/);
     expect(headers.vary).toBe(sharedVary);
     expect(headers["set-cookie"]).toBeUndefined();
@@ -125,7 +126,7 @@ describe("SharedDocument", () => {
     expect(notModified.status).toBe(304);
     expect(notModified.body).toBeNull();
     expect(notModified.headers.etag).toBe(etag);
-    expect(notModified.headers["cache-control"]).toBe(sharedCacheControl);
+    expect(notModified.headers["cache-control"]).toBe(CACHE_CONTROL.shared);
     expect(notModified.headers.vary).toBe(sharedVary);
     expect(notModified.headers["content-length"]).toBeUndefined();
     // The gzip coding is another representation: the br copy is not it.

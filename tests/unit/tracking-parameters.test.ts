@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { loggedUrl } from "~/server/logged-url.server";
 import {
   isTrackingParameter,
   onlyTrackingParameters,
@@ -59,21 +58,5 @@ describe("onlyTrackingParameters", () => {
     ["?index", false],
   ])("%j: %s", (search, expected) => {
     expect(onlyTrackingParameters(search)).toBe(expected);
-  });
-});
-
-describe("loggedUrl", () => {
-  it.each([
-    ["/", "/"],
-    ["/privacy-policy", "/privacy-policy"],
-    ["/?utm_source=newsletter&utm_medium=email", "/?utm_source&utm_medium"],
-    ["/?gclid=Cj0KCQjw&fbclid=IwAR2", "/?gclid&fbclid"],
-    ["/?enquiry=abc.def.ghi", "/?enquiry"],
-    ["/?email=asha%40example.in", "/?email"],
-    ["/?", "/?"],
-    ["/?a%20b=1&%0a=2", "/?a%20b&%0A"],
-    ["/caf\u00e9 x", "/caf??x"],
-  ])("%j is logged as %j", (target, logged) => {
-    expect(loggedUrl(target)).toBe(logged);
   });
 });

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { type Enquiry, HONEYPOT_FIELD } from "../../app/enquiry/fields";
 import { newLead } from "../../app/leads/lead";
-import { type EnquiryValues, enquiryBody } from "./enquiry-page";
 import type { FakeEmailJs } from "./fake-emailjs";
 
 /** A lead as the store keeps it on disk (app/leads/lead.ts), read the way an operator would. */
@@ -70,10 +70,10 @@ export async function runLeadsCli(storeDir: string, args: string[] = []): Promis
 }
 
 /** Posts the enquiry form as the browser does (urlencoded), without following the redirect. */
-export async function postEnquiry(url: string, values: EnquiryValues): Promise<Response> {
+export async function postEnquiry(url: string, values: Enquiry): Promise<Response> {
   return fetch(`${url}/?index`, {
     method: "POST",
-    body: new URLSearchParams(enquiryBody(values)),
+    body: new URLSearchParams({ [HONEYPOT_FIELD]: "", ...values }),
     redirect: "manual",
   });
 }

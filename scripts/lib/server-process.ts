@@ -55,24 +55,27 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts the built app the way production does (`remix-serve build/index.js`) with the given
- * environment, and resolves once `/healthz` answers. `quiet` drops the request log (a
+ * Starts the built server the way production does (`node build/server.js`, on `node`: the
+ * Node binary to run, this process's own by default) with the given environment, and resolves
+ * once `/healthz` answers. `quiet` drops the request log (a
  * benchmark should not pay a pipe write per request); stderr is always kept. Without an
  * `ENQUIRY_STORE_DIR` of the caller's, leads go to a temporary folder removed at `stop()`, never
  * into the checkout's `./data`.
  */
 export async function startServer(
-  options: { env?: Record<string, string>; cwd?: string; command?: string[]; quiet?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    command?: string[];
+    node?: string;
+    quiet?: boolean;
+  } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? process.cwd();
   const port = await freePort();
   const ownStore =
     options.env?.ENQUIRY_STORE_DIR === undefined ? mkdtempSync(join(tmpdir(), "leads-")) : null;
-  const command = options.command ?? [
-    process.execPath,
-    join(cwd, "node_modules/@remix-run/serve/dist/cli.js"),
-    "build/index.js",
-  ];
+  const command = options.command ?? [options.node ?? process.execPath, "build/server.js"];
   const [file, ...args] = command as [string, ...string[]];
   const child = spawn(file, args, {
     cwd,

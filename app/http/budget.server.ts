@@ -1,10 +1,8 @@
-import { isIP } from "node:net";
-
-export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type Allowance = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   /** Whether `key` may send one more enquiry now; counts nothing. */
-  check(key: string): Verdict;
+  check(key: string): Allowance;
   /** Counts one accepted enquiry for `key`. */
   record(key: string): void;
   /** How many keys are tracked now (for tests and diagnostics). */
@@ -99,6 +97,8 @@ export function createRateLimiter(options: {
  * that holds for everyone. A `null` client (no trustworthy address) is never refused for
  * another visitor's traffic below the flood level.
  */
+export type Budget = ReturnType<typeof createBudget>;
+
 export function createBudget(options: {
   perClient: { limit: number; windowMs: number };
   site: { limit: number; windowMs: number };
@@ -108,7 +108,7 @@ export function createBudget(options: {
   const site = createRateLimiter({ ...options.site, now: options.now });
   const SITE = "site";
   return {
-    check(client: string | null): Verdict {
+    check(client: string | null): Allowance {
       const flood = site.check(SITE);
       if (!flood.allowed || client === null) return flood;
       return clients.check(client);
@@ -120,20 +120,4 @@ export function createBudget(options: {
     },
     clients,
   };
-}
-
-/**
- * The client's address as the operator's proxies saw it: with `trustedProxies` proxies in
- * front, each appends the address it received from to `X-Forwarded-For`, so the client is the
- * entry that many places from the right. Entries further left were written by the client and
- * are never used. `null` when no proxy is trusted or the header is shorter than it must be.
- */
-export function clientAddress(request: Request, trustedProxies: number): string | null {
-  if (trustedProxies <= 0) return null;
-  const entries = (request.headers.get("X-Forwarded-For") ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== "");
-  const entry = entries[entries.length - trustedProxies];
-  return entry !== undefined && isIP(entry) !== 0 ? entry.toLowerCase() : null;
 }

@@ -55,10 +55,8 @@ export const permissionsPolicy =
   "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=(), browsing-topics=()";
 
 /**
- * The headers every response of the app carries. Documents pass their nonce; everything
- * else gets the locked-down resource policy. (Static files under /public are served by
- * remix-serve's express.static before the app sees the request, so they carry none of
- * these: a limit of remix-serve, which offers no hook there.)
+ * The headers every response carries. Documents pass their nonce; everything else gets the
+ * locked-down resource policy (the server adds it to static files and its own answers).
  */
 export function applySecurityHeaders(headers: Headers, nonce?: string): void {
   headers.set("Content-Security-Policy", nonce ? contentSecurityPolicy(nonce) : resourceSecurityPolicy);

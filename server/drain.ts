@@ -1,0 +1,43 @@
+import type { Server, ServerResponse } from "node:http";
+
+/**
+ * SIGTERM or SIGINT: the server stops accepting connections, health checks turn 503, every
+ * further response says `Connection: close`, idle keep-alive connections close, requests in
+ * flight finish, `stop` ends the services' work; the process exits 0 once all of that is
+ * done, and at `deadlineMs` whatever clients do (a half-sent request, a busy keep-alive client).
+ */
+export function createDrain(options: {
+  server: Server;
+  deadlineMs: number;
+  stop: () => Promise<void>;
+  log?: (line: string) => void;
+  exit?: (code: number) => void;
+}) {
+  const { server, deadlineMs, stop, log = console.error, exit = (code) => process.exit(code) } = options;
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  return {
+    draining: () => draining,
+    /** Counts a response in flight; once draining, its connection is closed when it is done. */
+    track(response: ServerResponse): void {
+      inFlight.add(response);
+      response.once("close", () => inFlight.delete(response));
+      response.once("finish", () => {
+        if (draining) setImmediate(() => server.closeIdleConnections());
+      });
+    },
+    begin(): void {
+      if (draining) return;
+      draining = true;
+      setTimeout(() => {
+        log(
+          `shutdown: still busy after ${deadlineMs / 1000} s (${inFlight.size} unanswered request(s), or a client that never finished its request); exiting`,
+        );
+        exit(0);
+      }, deadlineMs).unref();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      void Promise.allSettled([closed, stop()]).then(() => exit(0));
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { CACHE_CONTROL } from "~/http/cache-control";
+import type { LeadService } from "~/leads/leads.server";
+import { healthAnswer } from "./health";
+import { answerPlain } from "./responses";
+
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` while the site serves pages, 503 `{"status":"draining"}`
+ * at once when draining (the load balancer should stop sending here); the store's state and
+ * counts only for `Authorization: Bearer <HEALTH_TOKEN>`.
+ */
+export function healthz(options: { draining: () => boolean; leads: LeadService; token: string | undefined }) {
+  return async (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      answerPlain(response, 405, { Allow: "GET, HEAD" });
+      return;
+    }
+    const details = await options.leads.health();
+    const { status, body } = healthAnswer({
+      draining: options.draining(),
+      authorization: request.headers.authorization,
+      token: options.token,
+      details: () => ({ uptime: Math.round(process.uptime()), ...details }),
+    });
+    response.setHeader("Content-Type", "application/json");
+    response.setHeader("Cache-Control", CACHE_CONTROL.never);
+    response.setHeader("Content-Length", Buffer.byteLength(body));
+    response.writeHead(status);
+    response.end(body);
+  };
+}

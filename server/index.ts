@@ -1,0 +1,106 @@
+// The site's HTTP server: remix-serve's own stack (Express, compression, static files, a request
+// log, @remix-run/express) made explicit, with the operations contract in front of it. Bundled
+// into build/server.js by scripts/build-commands.js; `npm start` and the image run it.
+import { watch } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type ErrorRequestHandler } from "express";
+import { env, warnIfSiteUrlMissing } from "~/env.server";
+import { createClientResolver } from "~/http/client-address.server";
+import { createDrain } from "./drain";
+import { healthz } from "./healthz";
+import { answerClientError, refuseOddTarget } from "./request-line";
+import { logRequest } from "./request-log";
+import { answerPlain, guardResponse, refuseMethod } from "./responses";
+import { createServices } from "./services";
+
+installGlobals({ nativeFetch: true });
+warnIfSiteUrlMissing();
+
+// build/server.js sits beside the Remix server build, build/index.js; public/ beside build/.
+const buildDir = dirname(fileURLToPath(import.meta.url));
+const root = dirname(buildDir);
+const buildUrl = pathToFileURL(join(buildDir, "index.js")).href;
+const importBuild = (version = "") => import(`${buildUrl}${version}`) as Promise<ServerBuild>;
+let build = await importBuild();
+
+const { services, start, stop } = createServices(env);
+const clients = createClientResolver(env.TRUST_PROXY);
+
+const app = express();
+app.disable("x-powered-by");
+// Express reads X-Forwarded-Proto (an https request URL, so Secure cookies) only from a trusted peer.
+app.set("trust proxy", clients.trusts);
+app.use(compression());
+// Hashed build files: `public, max-age=31536000, immutable`; the rest of public/: an hour.
+app.use(
+  build.publicPath,
+  express.static(join(root, build.assetsBuildDirectory), { immutable: true, maxAge: "1y" }),
+);
+app.use(express.static(join(root, "public"), { maxAge: "1h" }));
+app.all("/healthz", (request, response, next) => void health(request, response).catch(next));
+app.all(
+  "*",
+  createRequestHandler({
+    build: env.NODE_ENV === "development" ? async () => build : build,
+    mode: env.NODE_ENV,
+    getLoadContext: (request) => ({
+      ...services,
+      client: clients.client({
+        socketAddress: request.socket.remoteAddress,
+        forwardedFor: request.headers["x-forwarded-for"],
+      }),
+    }),
+  }),
+);
+const answerError: ErrorRequestHandler = (error: Error & { code?: string }, _request, response, _next) => {
+  // A Host or X-Forwarded-Host that makes no URL fails in the adapter: the client's mistake.
+  const status = error.code === "ERR_INVALID_URL" ? 400 : 500;
+  if (status === 500) console.error(error);
+  if (response.headersSent) response.destroy();
+  else answerPlain(response, status);
+};
+app.use(answerError);
+
+// The socket's current response, for answers to what the parser refuses on a reused connection.
+const current = new WeakMap<Socket, ServerResponse>();
+const server = createServer((request, response) => {
+  current.set(request.socket, response);
+  response.once("close", () => current.get(request.socket) === response && current.delete(request.socket));
+  logRequest(request, response);
+  drain.track(response);
+  guardResponse(request, response, drain.draining);
+  if (refuseMethod(request, response) || refuseOddTarget(request, response)) return;
+  // Shared documents the app has just served are answered here, in front of Express.
+  if (services.fastPath.serve(request, response)) return;
+  app(request, response);
+});
+server.on("clientError", (error, socket: Socket) => answerClientError(error, socket, current.get(socket)));
+
+const drain = createDrain({ server, deadlineMs: env.SHUTDOWN_DEADLINE * 1000, stop });
+const health = healthz({ draining: drain.draining, leads: services.leads, token: env.HEALTH_TOKEN });
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, drain.begin);
+
+start();
+server.listen(env.PORT, env.HOST, () => {
+  console.log(`server: listening on http://${env.HOST ?? "localhost"}:${env.PORT}`);
+  if (env.NODE_ENV === "development") broadcastDevReady(build);
+});
+
+// `remix dev --manual`: a new app build is imported in place; the services stay as they are.
+if (env.NODE_ENV === "development") {
+  let pending: NodeJS.Timeout | undefined;
+  watch(buildDir, (_event, file) => {
+    if (file !== "index.js") return;
+    clearTimeout(pending);
+    pending = setTimeout(async () => {
+      build = await importBuild(`?t=${Date.now()}`);
+      broadcastDevReady(build);
+    }, 50);
+  });
+}

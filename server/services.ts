@@ -1,0 +1,67 @@
+import { createSentNotices, type SentNotices } from "~/enquiry/sent-notice.server";
+import type { Env } from "~/env.server";
+import { type Budget, createBudget } from "~/http/budget.server";
+import { createLeadService, type LeadService } from "~/leads/leads.server";
+import { selectTransport } from "~/mail/transport.server";
+import type { MailTransport } from "~/mail/types";
+import { StaticDocumentCache } from "~/shared-documents/document-cache.server";
+import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
+import { createBeaconBudget } from "~/vitals/rate-limit.server";
+import { createVitalsStore, PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
+
+/** What the server creates once and every loader and action reads from its context. */
+export interface AppServices {
+  leads: LeadService;
+  /** EmailJS, or null when none is configured (the lead store is then the inbox). */
+  mail: MailTransport | null;
+  enquiryBudget: Budget;
+  /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
+  notices: SentNotices;
+  beaconBudget: Budget;
+  vitals: VitalsStore;
+  /** Shared documents, rendered once (~/shared-documents). */
+  documents: StaticDocumentCache;
+  fastPath: FastPath;
+}
+
+declare module "@remix-run/server-runtime" {
+  interface AppLoadContext extends AppServices {
+    /** The request's client address as TRUST_PROXY allows it to be known; null: unknown. */
+    client: string | null;
+  }
+}
+
+/** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
+export function createServices(env: Env) {
+  const mail = selectTransport(env);
+  const leads = createLeadService(env, mail);
+  const vitals = createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
+  const windowMs = env.ENQUIRY_RATE_WINDOW * 1000;
+  const services: AppServices = {
+    leads,
+    mail,
+    enquiryBudget: createBudget({
+      perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs },
+      site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs },
+    }),
+    notices: createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR }),
+    beaconBudget: createBeaconBudget(env),
+    vitals,
+    documents: new StaticDocumentCache(),
+    fastPath: createFastPath(),
+  };
+  let pruning: NodeJS.Timeout | undefined;
+  return {
+    services,
+    start() {
+      leads.start();
+      // Metrics age out even when no beacon arrives to trigger a rotation.
+      void vitals.prune();
+      pruning = setInterval(() => void vitals.prune(), PRUNE_INTERVAL_MS).unref();
+    },
+    async stop() {
+      clearInterval(pruning);
+      await leads.stop();
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import { Agent, request as httpRequest } from "node:http";
+import { connect } from "node:net";
+// No browser here: the plain runner, not the page fixtures.
+import { expect } from "@playwright/test";
+import { startServer } from "../../scripts/lib/server-process";
+import { enquiryBody, validEnquiry } from "../support/enquiry-page";
+import { processTest as test } from "../support/fixtures";
+
+/**
+ * What the server (server/index.ts) does below the app, seen from raw sockets: odd request
+ * lines, parser errors on reused connections, the request log, who the client is behind a
+ * proxy, and where it listens.
+ */
+
+/** Writes `parts` on one connection, a moment apart, and returns everything the server sent back. */
+function exchange(
+  port: number,
+  parts: string[],
+  localAddress?: string,
+): Promise<{ text: string; error?: string }> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1", localAddress });
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", (cause: NodeJS.ErrnoException) => {
+      error = cause.code;
+    });
+    socket.on("close", () => resolve({ text: Buffer.concat(chunks).toString("latin1"), error }));
+    void (async () => {
+      for (const part of parts) {
+        socket.write(part);
+        await new Promise((wait) => setTimeout(wait, 150));
+      }
+    })();
+    setTimeout(() => socket.destroy(), 3_000);
+  });
+}
+
+const statusLines = (text: string) =>
+  [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => Number(match[1]));
+
+/** A POST of one enquiry, from `localAddress` with `headers`; the status. */
+function postEnquiry(port: number, headers: Record<string, string>, localAddress = "127.0.0.1") {
+  const body = new URLSearchParams(enquiryBody(validEnquiry())).toString();
+  return new Promise<{ status: number }>((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/?index",
+        method: "POST",
+        localAddress,
+        agent: false,
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0 }));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+test.describe("the HTTP server", { tag: "@process" }, () => {
+  test("odd request lines get a clean answer: absolute form served as its path, anything else 400, never a 500 or a stack trace", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      const host = `Host: 127.0.0.1:${server.port}\r\nConnection: close\r\n`;
+      const ask = async (line: string, headers = host) =>
+        (await exchange(server.port, [`${line}\r\n${headers}\r\n`])).text;
+
+      const originForm = await ask("GET /privacy-policy HTTP/1.1");
+      const absoluteForm = await ask("GET http://www.example.com/privacy-policy HTTP/1.1");
+      expect(statusLines(absoluteForm)).toEqual([200]);
+      const etag = (text: string) => /\r\nETag: (\S+)/i.exec(text)?.[1];
+      expect(etag(absoluteForm)).toBeDefined();
+      expect(etag(absoluteForm)).toBe(etag(originForm));
+
+      for (const line of [
+        "GET * HTTP/1.1",
+        "GET www.example.com:80 HTTP/1.1",
+        "GET ftp://www.example.com/ HTTP/1.1",
+        "POST * HTTP/1.1",
+      ]) {
+        const answer = await ask(line);
+        expect(statusLines(answer), line).toEqual([400]);
+        expect(answer, line).toMatch(/\r\nConnection: close\r\n/i);
+        expect(answer, line).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+      }
+      for (const badHost of ["Host: a b\r\n", "Host: [::1\r\n"]) {
+        expect(statusLines(await ask("GET / HTTP/1.1", `${badHost}Connection: close\r\n`)), badHost).toEqual([
+          400,
+        ]);
+      }
+      expect(statusLines(await ask("OPTIONS * HTTP/1.1"))).toEqual([405]);
+
+      const output = server.output();
+      expect(output).not.toMatch(/ 500 |Error:|\n\s+at /);
+      expect(output).toMatch(/^GET \/privacy-policy 200 /m);
+      expect(output).toMatch(/^GET \* 400 /m);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("a parser error on a reused keep-alive connection (TRACK, a bad header) is answered readably with Connection: close, never reset", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      const host = `Host: 127.0.0.1:${server.port}\r\n`;
+      const track = await exchange(server.port, [
+        `GET /robots.txt HTTP/1.1\r\n${host}\r\n`,
+        `TRACK / HTTP/1.1\r\n${host}\r\n`,
+      ]);
+      expect(track.error).toBeUndefined();
+      expect(statusLines(track.text)).toEqual([200, 405]);
+      const refusal = track.text.slice(track.text.lastIndexOf("HTTP/1.1 "));
+      expect(refusal).toMatch(/\r\nAllow: GET, HEAD, POST\r\n/i);
+      expect(refusal).toMatch(/\r\nConnection: close\r\n/i);
+      expect(refusal).toMatch(/\r\n\r\nMethod Not Allowed\n$/);
+
+      const badHeader = await exchange(server.port, [
+        `GET /robots.txt HTTP/1.1\r\n${host}\r\n`,
+        `GET / HTTP/1.1\r\n${host}Bad Header: x\r\n\r\n`,
+      ]);
+      expect(badHeader.error).toBeUndefined();
+      expect(statusLines(badHeader.text)).toEqual([200, 400]);
+      expect(badHeader.text.slice(badHeader.text.lastIndexOf("HTTP/1.1 "))).toMatch(
+        /\r\nConnection: close\r\n/i,
+      );
+
+      // A pooled client reads the 405 on its reused connection instead of ECONNRESET.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const send = (method: string) =>
+        new Promise<number>((resolve, reject) => {
+          const request = httpRequest(`${server.url}/robots.txt`, { method, agent }, (response) => {
+            response.resume();
+            response.on("end", () => resolve(response.statusCode ?? 0));
+          });
+          request.on("error", reject);
+          request.end();
+        });
+      expect([await send("GET"), await send("TRACK"), await send("GET")]).toEqual([200, 405, 200]);
+      agent.destroy();
+      expect(server.output()).toMatch(/^TRACK \/ 405 /m);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("the request log shows a query's parameter names, never their values", async ({ serverNode }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      await fetch(`${server.url}/?utm_source=spring-newsletter&email=asha%40example.in&flag`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(server.output()).toMatch(/^GET \/\?utm_source=&email=&flag= 200 /m);
+      expect(server.output()).not.toMatch(/spring-newsletter|asha/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("TRUST_PROXY as a list: only the proxy says who the client is", async ({ serverNode }) => {
+    // The proxy is 127.0.0.1; a client connecting from 127.0.0.16 stands for anyone else.
+    const server = await startServer({
+      node: serverNode,
+      env: { TRUST_PROXY: "127.0.0.1, 10.0.0.0/8", ENQUIRY_RATE_LIMIT: "2" },
+    });
+    try {
+      const forged = (index: number) => ({ "X-Forwarded-For": `203.0.113.${index}` });
+      // Straight to the app's port: a forged X-Forwarded-For buys no fresh budget.
+      const direct = [];
+      for (let index = 0; index < 3; index += 1)
+        direct.push((await postEnquiry(server.port, forged(index), "127.0.0.16")).status);
+      expect(direct).toEqual([303, 303, 429]);
+      // Through the proxy: each client the proxy names has a budget of its own.
+      const proxied = [];
+      for (let index = 0; index < 3; index += 1)
+        proxied.push((await postEnquiry(server.port, forged(index))).status);
+      expect(proxied).toEqual([303, 303, 303]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("HOST sets the listen address", async ({ serverNode }) => {
+    const server = await startServer({ node: serverNode, env: { HOST: "127.0.0.1" } });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.16:${server.port}/healthz`)).rejects.toThrow();
+    } finally {
+      await server.stop();
+    }
+  });
+});
