@@ -1,31 +1,9 @@
-import { request as httpRequest } from "node:http";
 import { startServer } from "../../scripts/lib/server-process";
 import { startCachingProxy } from "../support/caching-proxy";
 import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { type RawResponse, raw } from "../support/raw-http";
 import { readmeCacheKey } from "../support/readme-cache-key";
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** One request with the bytes exactly as sent, as a cache sees them. */
-function raw(base: string | undefined, path: string, headers: Record<string, string> = {}, method = "GET") {
-  return new Promise<RawResponse>((resolve, reject) => {
-    const request = httpRequest(new URL(path, base), { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-      );
-      response.on("error", reject);
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
 
 const browser = { "Accept-Encoding": "gzip, deflate, br, zstd" };
 const siteUrl = "https://www.nirmaan.digital";

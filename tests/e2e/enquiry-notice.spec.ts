@@ -1,4 +1,3 @@
-import { request as httpRequest } from "node:http";
 import type { Browser, Page } from "@playwright/test";
 import { startServer } from "../../scripts/lib/server-process";
 import { startCachingProxy } from "../support/caching-proxy";
@@ -11,6 +10,7 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { raw } from "../support/raw-http";
 import { readmeCacheKey } from "../support/readme-cache-key";
 
 // The default server: no EmailJS (leads stay in the store's inbox), no rate limit.
@@ -36,25 +36,10 @@ async function otherVisitor(browser: Browser, baseURL: string | undefined, javaS
   return { page: await context.newPage(), close: () => context.close() };
 }
 
-function rawGet(url: string, headers: Record<string, string> = {}, method = "GET") {
-  return new Promise<{
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-    body: string;
-  }>((resolve, reject) => {
-    const request = httpRequest(url, { method, headers }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-      );
-    });
-    request.on("error", reject);
-    request.end();
-  });
+/** A GET (or HEAD) without cookies, its body as text. */
+async function rawGet(url: string, headers: Record<string, string> = {}, method = "GET") {
+  const answer = await raw(undefined, url, headers, method);
+  return { ...answer, body: answer.body.toString("utf8") };
 }
 
 /** A landing URL of a real send, without following the redirect. */

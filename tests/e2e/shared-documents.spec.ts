@@ -1,35 +1,8 @@
-import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** One request with the bytes exactly as sent (no decoding), as a cache or a proxy sees them. */
-function raw(
-  baseURL: string | undefined,
-  path: string,
-  headers: Record<string, string> = {},
-  method = "GET",
-) {
-  return new Promise<RawResponse>((resolve, reject) => {
-    const request = httpRequest(new URL(path, baseURL), { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-      );
-      response.on("error", reject);
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
+import { raw } from "../support/raw-http";
 
 const browser = { "Accept-Encoding": "gzip, deflate, br, zstd" };
 const shared = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];
