@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import * as z from "zod";
+import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/enquiry/block-list.server";
 
 /**
  * Every environment variable the server reads, validated once at start-up. A bad value
@@ -38,6 +39,13 @@ const trustProxy = z
     return value.split(",").map((entry) => entry.trim().toLowerCase());
   });
 
+const blockList = z.string().transform((text, context): BlockList => {
+  const parsed = parseBlockList(text);
+  if (parsed.ok) return parsed.list;
+  context.addIssue({ code: "custom", message: parsed.error });
+  return z.NEVER;
+});
+
 const schema = {
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** Listen address; unset: every interface (the image needs that). */
@@ -62,6 +70,18 @@ const schema = {
   VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
   TRUST_PROXY: trustProxy.default(0),
+  ENQUIRY_BLOCK_LIST: blockList.default(EMPTY_BLOCK_LIST),
+  ENQUIRY_BLOCK_HEADLESS: z
+    .enum(["0", "1"], { error: "must be 1 (on) or 0 (off)" })
+    .transform((value) => value === "1")
+    .default(false),
+  ENQUIRY_THROTTLE: z.coerce
+    .number({ error: "must be a number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(0, "must be a number of seconds, 0 or more")
+    .max(86_400, "must be at most 86400 (a day)")
+    .default(0),
+  ENQUIRY_SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   HEALTH_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   NOTICE_SECRET: z
@@ -75,10 +95,21 @@ const schema = {
     .default("http://localhost:3000"),
 } satisfies Record<string, z.ZodType>;
 
-/** Variables whose value never goes into a log line, not even a wrong one. */
-const SECRETS = new Set<string>(["EMAILJS_PRIVATE_KEY", "HEALTH_TOKEN", "NOTICE_SECRET"]);
+/**
+ * Variables whose value never goes into a log line, not even a wrong one: secrets, and the
+ * block list (people's addresses and numbers).
+ */
+const SECRETS = new Set<string>([
+  "EMAILJS_PRIVATE_KEY",
+  "HEALTH_TOKEN",
+  "ENQUIRY_BLOCK_LIST",
+  "NOTICE_SECRET",
+]);
 
 type Schema = typeof schema;
+
+/** Protections that are off by default: a bad value leaves them off, rather than half on. */
+const PROTECTIONS = new Set<string>(["ENQUIRY_BLOCK_LIST", "ENQUIRY_BLOCK_HEADLESS", "ENQUIRY_THROTTLE"]);
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
 
 export function parseEnv(
@@ -94,7 +125,10 @@ export function parseEnv(
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
       const shown = SECRETS.has(name) ? name : `${name}=${JSON.stringify(raw)}`;
-      log(`config: ${shown} is invalid (${reason}); using the default instead`);
+      const fallback = PROTECTIONS.has(name)
+        ? "this protection stays off until it is fixed"
+        : "using the default instead";
+      log(`config: ${shown} is invalid (${reason}); ${fallback}`);
       env[name] = field.parse(undefined);
     }
   }

@@ -1,32 +1,43 @@
 // `npm run leads`: the operator's view of the lead store, safe while the server runs.
 //   npm run leads                      newest first: time, state, attempts, name, e-mail, last error
 //   npm run leads -- --json            one JSON object per lead per line
+//   npm run leads -- --spam [--json]   the quarantine: what the honeypot, block list and headless rule caught
 //   npm run leads -- retry ID          puts a failed (or inbox) lead back in the delivery queue
 //   npm run leads -- retry --failed    puts every failed lead back in the queue
+//   npm run leads -- release ID        moves a quarantined lead into the delivery queue
+//   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
+//   npm run leads -- erase EMAIL|PHONE           deletes them all, for good
 //   npm run leads -- --health          the store as the folder shows it, without the server
 // It reads ENQUIRY_STORE_DIR as the server does (default ./data), with the store's own rules
 // (app/leads/store.server.ts). `npm run build` bundles it into build/leads.js
 // (scripts/build-commands.js), so the production image has it too.
 import { join } from "node:path";
+import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
 import { describeLeads } from "~/leads/health";
 import type { Lead } from "~/leads/lead";
 import { readLockHolder } from "~/leads/lock.server";
-import { requeue } from "~/leads/schedule";
+import { release, requeue } from "~/leads/schedule";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { showInvisible } from "~/text/invisible-characters";
 import { printTable } from "./lib/server.js";
 
 const store = createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
 const args = process.argv.slice(2);
+const json = args.includes("--json");
+const [command, target, ...rest] = args.filter((arg) => arg !== "--json");
 const emailJsConfigured = Boolean(
   env.EMAILJS_SERVICE_ID && env.EMAILJS_TEMPLATE_ID && env.EMAILJS_PUBLIC_KEY,
 );
 
 try {
-  if (args[0] === "retry" && args.length === 2) await retry(args[1] as string);
-  else if (args.length === 1 && args[0] === "--health") await health();
-  else if (args.length === 0 || (args.length === 1 && args[0] === "--json")) await list(args[0] === "--json");
+  if (command === "retry" && target && rest.length === 0 && !json) await retry(target);
+  else if (command === "release" && target && rest.length === 0 && !json) await releaseLead(target);
+  else if (command === "find" && target && rest.length === 0) await find(target);
+  else if (command === "erase" && target && rest.length === 0 && !json) await erase(target);
+  else if (command === "--spam" && target === undefined) await list(true);
+  else if (command === "--health" && target === undefined && !json) await health();
+  else if (command === undefined) await list(false);
   else usage();
 } catch (error) {
   console.error(
@@ -35,32 +46,62 @@ try {
   process.exit(1);
 }
 
-async function list(json: boolean) {
-  const leads = (await store.scan()).reverse();
-  if (json) {
-    // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
-    for (const lead of leads) console.log(showInvisible(JSON.stringify(flatten(lead)), "json"));
-    return;
+/** The inbox view (every lead not quarantined), or with `spam` the quarantine, newest first. */
+async function list(spam: boolean) {
+  const all = (await store.scan()).reverse();
+  const leads = all.filter((lead) => (lead.state === "spam") === spam);
+  if (json) return printJson(leads);
+  if (leads.length === 0) console.log(spam ? "The quarantine is empty." : `No leads in ${store.folder}.`);
+  else if (spam) {
+    printTable(
+      leads.map((lead) => ({
+        time: time(lead),
+        reason: lead.reason ?? "",
+        id: lead.id,
+        name: showInvisible(lead.enquiry.name),
+        "e-mail": showInvisible(lead.enquiry.email),
+      })),
+    );
+    console.log("Release one into the delivery queue with: npm run leads -- release ID");
+  } else {
+    printTable(
+      leads.map((lead) => ({
+        time: time(lead),
+        state: lead.state,
+        attempts: lead.attempts,
+        name: showInvisible(lead.enquiry.name),
+        "e-mail": showInvisible(lead.enquiry.email),
+        "last error": showInvisible(lead.lastError ?? ""),
+      })),
+    );
   }
-  if (leads.length === 0) {
-    console.log(`No leads in ${store.folder}.`);
-    return;
+  const quarantined = all.length - leads.length;
+  if (!spam && quarantined > 0) {
+    console.log(`${plural(quarantined, "lead")} in the quarantine: npm run leads -- --spam`);
   }
-  printTable(
-    leads.map((lead) => ({
-      time: lead.receivedAt.replace("T", " ").slice(0, 19),
-      state: lead.state,
-      attempts: lead.attempts,
-      name: showInvisible(lead.enquiry.name),
-      "e-mail": showInvisible(lead.enquiry.email),
-      "last error": showInvisible(lead.lastError ?? ""),
-    })),
-  );
 }
 
-function flatten(lead: Lead) {
-  const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt } = lead;
-  return { id, receivedAt, state, attempts, lastError, nextAttemptAt, ...enquiry };
+function time(lead: Lead) {
+  return lead.receivedAt.replace("T", " ").slice(0, 19);
+}
+
+function plural(count: number, noun: string) {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function printJson(leads: Lead[]) {
+  for (const lead of leads) {
+    const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt, reason, releasedAt } = lead;
+    const notes = { ...(reason ? { reason } : {}), ...(releasedAt ? { releasedAt } : {}) };
+    const flat = { id, receivedAt, state, attempts, lastError, nextAttemptAt, ...notes, ...enquiry };
+    // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
+    console.log(showInvisible(JSON.stringify(flat), "json"));
+  }
+}
+
+/** One JSON line for the operator's log: ids and counts, never the person's data. */
+function logLine(fields: Record<string, unknown>) {
+  console.error(JSON.stringify(fields));
 }
 
 async function retry(which: string) {
@@ -72,24 +113,82 @@ async function retry(which: string) {
       : leads.filter((lead) => lead.id === which && (lead.state === "failed" || lead.state === "inbox"));
   if (chosen.length === 0 && which !== "--failed") {
     const found = leads.find((lead) => lead.id === which);
-    console.error(
+    fail(
       found
         ? `leads: ${which} is ${found.state}, not failed: nothing to retry`
         : `leads: no lead ${showInvisible(which)}`,
     );
-    process.exit(1);
   }
   if (!emailJsConfigured && chosen.some((lead) => lead.state === "inbox")) {
-    console.error(
+    fail(
       `leads: ${which} is an inbox lead and no EmailJS is configured (EMAILJS_SERVICE_ID, EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY): nothing would deliver it, so it stays in the inbox`,
     );
-    process.exit(1);
   }
   const now = new Date();
   for (const lead of chosen) await store.save(requeue(lead, now));
   console.log(
-    `${chosen.length} lead${chosen.length === 1 ? "" : "s"} back in the queue: the running server delivers ${chosen.length === 1 ? "it" : "them"} within a few seconds.`,
+    `${plural(chosen.length, "lead")} back in the queue: the running server delivers ${chosen.length === 1 ? "it" : "them"} within a few seconds.`,
   );
+}
+
+async function releaseLead(id: string) {
+  const lead = (await store.scan()).find((candidate) => candidate.id === id);
+  if (!lead) fail(`leads: no lead ${showInvisible(id)}`);
+  if (lead.state !== "spam") fail(`leads: ${id} is ${lead.state}, not in the quarantine: nothing to release`);
+  // With no EmailJS id at all the store is the inbox; a partial configuration keeps leads pending.
+  const configured = Boolean(env.EMAILJS_SERVICE_ID || env.EMAILJS_TEMPLATE_ID || env.EMAILJS_PUBLIC_KEY);
+  const released = release(lead, new Date(), configured ? "pending" : "inbox");
+  if (!(await store.save(released))) fail(`leads: ${id} was erased meanwhile: nothing to release`);
+  logLine({
+    event: "lead",
+    id,
+    state: released.state,
+    attempts: 0,
+    released: released.releasedAt,
+    reason: lead.reason,
+  });
+  console.log(
+    configured
+      ? `Released ${id} (${lead.reason}) into the delivery queue: the running server sends it within a few seconds.`
+      : `Released ${id} (${lead.reason}) into the inbox: it is listed by npm run leads.`,
+  );
+}
+
+async function personLeads(who: string): Promise<Lead[]> {
+  const query = parsePersonQuery(who);
+  if (!query) {
+    fail(
+      "leads: name the person by e-mail address (asha@example.in) or phone number with country code (919876543210)",
+    );
+  }
+  return (await store.scan()).filter((lead) => isPerson(lead.enquiry, query));
+}
+
+async function find(who: string) {
+  const leads = (await personLeads(who)).reverse();
+  if (json) return printJson(leads);
+  if (leads.length === 0) return console.log("No lead of that person.");
+  printTable(
+    leads.map((lead) => ({
+      time: time(lead),
+      state: lead.state,
+      reason: lead.reason ?? "",
+      id: lead.id,
+      name: showInvisible(lead.enquiry.name),
+      "e-mail": showInvisible(lead.enquiry.email),
+      phone: `+${lead.enquiry.countryCode} ${lead.enquiry.phoneNumber}`,
+    })),
+  );
+  console.log(
+    `${plural(leads.length, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(who)}`,
+  );
+}
+
+async function erase(who: string) {
+  const leads = await personLeads(who);
+  for (const lead of leads) await store.erase(lead);
+  logLine({ event: "erase", leads: leads.length });
+  console.log(`Erased ${plural(leads.length, "lead")} of that person.`);
 }
 
 /** What the folder itself tells, without the server: a write probe, the counts, the lock. */
@@ -102,7 +201,7 @@ async function health() {
     `store: ${state}${written.ok ? "" : ` (a test write failed: ${written.error})`} in ${store.folder}`,
   );
   console.log(
-    `leads: ${counts.pending} pending${counts.pending > 0 ? ` (oldest ${counts.oldestPendingSeconds} s)` : ""}, ${counts.failed} failed, ${count("inbox")} inbox, ${count("sent")} sent`,
+    `leads: ${counts.pending} pending${counts.pending > 0 ? ` (oldest ${counts.oldestPendingSeconds} s)` : ""}, ${counts.failed} failed, ${count("inbox")} inbox, ${count("sent")} sent, ${counts.spam} in the quarantine`,
   );
   const holder = await readLockHolder(join(store.folder, "deliverer.lock"));
   console.log(
@@ -113,7 +212,14 @@ async function health() {
   if (state === "unusable") process.exit(1);
 }
 
+function fail(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
 function usage() {
-  console.error("usage: npm run leads [-- --json | -- --health | -- retry ID | -- retry --failed]");
+  console.error(
+    "usage: npm run leads [-- --json | -- --spam [--json] | -- --health | -- retry ID | -- retry --failed | -- release ID | -- find EMAIL|PHONE [--json] | -- erase EMAIL|PHONE]",
+  );
   process.exit(2);
 }

@@ -1,6 +1,7 @@
 import { createSentNotices, type SentNotices } from "~/enquiry/sent-notice.server";
+import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
-import { type Budget, createBudget } from "~/http/budget.server";
+import { type Budget, createBudget, createRateLimiter, type RateLimiter } from "~/http/budget.server";
 import { createLeadService, type LeadService } from "~/leads/leads.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
@@ -17,6 +18,10 @@ export interface AppServices {
   enquiryBudget: Budget;
   /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
   notices: SentNotices;
+  /** ENQUIRY_THROTTLE: one accepted enquiry per known client per that many seconds (0: off). */
+  enquiryThrottle: RateLimiter;
+  /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
+  spamRules: SpamRules;
   beaconBudget: Budget;
   vitals: VitalsStore;
   /** Shared documents, rendered once (~/shared-documents). */
@@ -45,6 +50,11 @@ export function createServices(env: Env) {
       site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs },
     }),
     notices: createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR }),
+    enquiryThrottle: createRateLimiter({
+      limit: env.ENQUIRY_THROTTLE > 0 ? 1 : 0,
+      windowMs: env.ENQUIRY_THROTTLE * 1000,
+    }),
+    spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
     beaconBudget: createBeaconBudget(env),
     vitals,
     documents: new StaticDocumentCache(),

@@ -1,9 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
-import { HONEYPOT_FIELD, MAX_LENGTH } from "~/enquiry/fields";
+import { HONEYPOT_FIELD, MAX_LENGTH, WEBDRIVER_FIELD } from "~/enquiry/fields";
 import type { Notice } from "~/enquiry/notices";
 
 const FORM_ID = "enquiry";
@@ -43,6 +43,10 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
     if (lastResult?.status !== "error") return;
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [lastResult]);
+  // An automated browser says so in `navigator.webdriver`; the server's headless rule reads it.
+  // Set after hydration only: the server-rendered form stays the same bytes for every visitor.
+  const [webdriver, setWebdriver] = useState(false);
+  useEffect(() => setWebdriver(navigator.webdriver === true), []);
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
@@ -66,6 +70,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
           tabIndex={-1}
           autoComplete="off"
         />
+        {webdriver ? <input type="hidden" name={WEBDRIVER_FIELD} value="1" /> : null}
       </div>
 
       <Field label="Name" meta={fields.name} className="col-span-12 sm:col-span-6">

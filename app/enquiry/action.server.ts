@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
-import { ENQUIRY_FIELDS, type Enquiry, HONEYPOT_FIELD } from "~/enquiry/fields";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
 import {
@@ -13,20 +13,30 @@ import {
 } from "~/enquiry/notices";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
+import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
+import type { Allowance } from "~/http/budget.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
+import type { SpamReason } from "~/leads/lead";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
 type Attempt =
   | { kind: "stored" }
   | { kind: "sent" }
-  | { kind: "limited"; retryAfterSeconds: number }
+  | { kind: "limited"; retryAfterSeconds: number; by: "client budget" | "site-wide flood level" | "throttle" }
   | { kind: "failed"; result: SendResult | null };
+
+/** What became of an enquiry a filter caught. */
+type Caught = { kind: "quarantined" } | Extract<Attempt, { kind: "limited" }> | { kind: "unkept" };
 
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
 // after a lost response stores it once (a failure is forgotten, so a retry does try again).
 // The form carries nothing per visitor, so the home page stays the same for everyone.
 const attempts = createIdempotencyStore<Attempt>({
   keep: (attempt) => attempt.kind === "stored" || attempt.kind === "sent",
+  ttlMs: 30 * 60 * 1000,
+});
+const caught = createIdempotencyStore<Caught>({
+  keep: (attempt) => attempt.kind === "quarantined",
   ttlMs: 30 * 60 * 1000,
 });
 
@@ -43,7 +53,10 @@ export async function loadEnquiry(
 }
 
 /** What the action uses of the server's services (server/services.ts). */
-type EnquiryContext = Pick<AppLoadContext, "client" | "leads" | "mail" | "enquiryBudget" | "notices">;
+type EnquiryContext = Pick<
+  AppLoadContext,
+  "client" | "leads" | "mail" | "enquiryBudget" | "enquiryThrottle" | "spamRules" | "notices"
+>;
 
 export async function handleEnquiry(request: Request, context: EnquiryContext) {
   const started = performance.now();
@@ -57,14 +70,6 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   }
   const { fields } = body;
 
-  // Bots fill every field they find, or post without the form at all: both get the
-  // success they expect, and nothing is sent.
-  const honeypot = fields.get(HONEYPOT_FIELD);
-  if (honeypot?.length !== 1 || honeypot[0] !== "") {
-    log({ outcome: "honeypot" });
-    return sentRedirect(context.notices);
-  }
-
   const form = new URLSearchParams();
   const structural: Record<string, string[]> = {};
   for (const name of ENQUIRY_FIELDS) {
@@ -74,6 +79,13 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   }
   const submission = parseWithZod(form, { schema: enquirySchema });
   if (submission.status !== "success" || Object.keys(structural).length > 0) {
+    // A bot that filled the hidden field gets the success it expects, whatever it typed; an
+    // invalid enquiry is no lead to keep.
+    const trapped = trapReason(fields);
+    if (trapped) {
+      log({ outcome: "spam", reason: `${trapped}, invalid fields: not kept` });
+      return sentRedirect(context.notices);
+    }
     log({
       outcome: submission.status === "success" ? "bad-request" : "invalid",
       reason: submission.status === "success" ? "missing or repeated field" : undefined,
@@ -82,7 +94,8 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   }
 
   const enquiry = submission.value;
-  const { client } = context;
+  const spam = spamReason(context.spamRules, request, fields, enquiry);
+  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log);
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
     deliver(enquiry, context),
   );
@@ -95,7 +108,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
       return sentRedirect(context.notices);
     case "limited":
-      log({ outcome: "rate-limited", reason: client === null ? "site-wide flood level" : "client budget" });
+      log({ outcome: attempt.by === "throttle" ? "throttled" : "rate-limited", reason: attempt.by });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
     case "failed": {
       // Nothing was kept. The provider's failure is not a failure of this page: it answers
@@ -110,26 +123,75 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   }
 }
 
-async function deliver(
+/**
+ * What a filter caught is quarantined (kept as `spam`, never delivered), within the same
+ * budgets as any enquiry, so a flood of it cannot push other quarantined leads out faster than
+ * the flood level allows. The answer is the filter's whether or not it was kept.
+ */
+async function refuseSpam(
   enquiry: Enquiry,
-  { client, leads, mail, enquiryBudget: budget }: EnquiryContext,
-): Promise<Attempt> {
-  const verdict = budget.check(client);
-  if (!verdict.allowed) return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds };
+  reason: SpamReason,
+  context: EnquiryContext,
+  result: EnquiryActionData["result"],
+  log: (line: Omit<EnquiryLogLine, "ms">) => void,
+) {
+  const { client, leads, enquiryBudget: budget } = context;
+  const key = `${reason}:${idempotencyKey(enquiry)}`;
+  const { result: attempt, duplicate } = await caught.run(key, async (): Promise<Caught> => {
+    const limited = budgetVerdict(context);
+    if (limited) return limited;
+    if (!(await leads.quarantine(enquiry, reason))) return { kind: "unkept" };
+    budget.record(client);
+    return { kind: "quarantined" };
+  });
+  if (attempt.kind === "quarantined") log({ outcome: duplicate ? "duplicate" : "quarantined", reason });
+  else {
+    const why = attempt.kind === "limited" ? attempt.by : "the store is unusable";
+    log({ outcome: "spam", reason: `${reason}, ${why}: not kept` });
+  }
+  const status = SPAM_STATUS[reason];
+  return status === 303 ? sentRedirect(context.notices) : reply(result, "failed", status);
+}
+
+/** The budget that refuses the client now, if one does. */
+function budgetVerdict({
+  client,
+  enquiryBudget,
+}: EnquiryContext): Extract<Attempt, { kind: "limited" }> | null {
+  const verdict: Allowance = enquiryBudget.check(client);
+  if (verdict.allowed) return null;
+  const by = client === null ? "site-wide flood level" : "client budget";
+  return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds, by };
+}
+
+async function deliver(enquiry: Enquiry, context: EnquiryContext): Promise<Attempt> {
+  const { client, leads, mail, enquiryThrottle: throttle } = context;
+  const limited = budgetVerdict(context);
+  if (limited) return limited;
+  const throttled = client === null ? null : throttle.check(client);
+  if (throttled && !throttled.allowed) {
+    return { kind: "limited", retryAfterSeconds: throttled.retryAfterSeconds, by: "throttle" };
+  }
   // Only an accepted enquiry counts against a budget: one the store kept, or one EmailJS took.
   if (await leads.keep(enquiry)) {
-    budget.record(client);
+    accepted(context);
     return { kind: "stored" };
   }
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
   if (!mail) return { kind: "failed", result: null };
   const result = await mail.send(enquiry);
   if (result.ok) {
-    budget.record(client);
+    accepted(context);
     return { kind: "sent" };
   }
   logMailFailure(mail.name, result);
   return { kind: "failed", result };
+}
+
+/** An accepted enquiry counts against the client's budget, the flood level and the throttle. */
+function accepted({ client, enquiryBudget, enquiryThrottle }: EnquiryContext) {
+  enquiryBudget.record(client);
+  if (client !== null) enquiryThrottle.record(client);
 }
 
 function idempotencyKey(enquiry: Enquiry): string {

@@ -12,7 +12,9 @@ export interface EnquiryLogLine {
     | "bad-request"
     | "too-large"
     | "rate-limited"
-    | "honeypot"
+    | "throttled"
+    | "quarantined"
+    | "spam"
     | "duplicate";
   transport?: string;
   ms: number;

@@ -53,13 +53,16 @@ export function createDelivery(options: {
   lock: DelivererLock;
   intervalMs: number;
   retentionDays: number;
+  /** Days a quarantined lead is kept (ENQUIRY_SPAM_RETENTION_DAYS). */
+  spamRetentionDays: number;
   now?: () => Date;
   random?: () => number;
   log?: (line: string) => void;
   heartbeatMs?: number;
   scanMs?: number;
 }): Delivery {
-  const { store, transport, lock, intervalMs, retentionDays, now = () => new Date(), random } = options;
+  const { store, transport, lock, intervalMs, retentionDays, spamRetentionDays, random } = options;
+  const now = options.now ?? (() => new Date());
   const { heartbeatMs = HEARTBEAT_MS, scanMs = SCAN_MS } = options;
   const log = options.log ?? console.error;
   const sending = transport?.name === "emailjs" ? transport : null;
@@ -119,6 +122,7 @@ export function createDelivery(options: {
   /** Writes an outcome; one that cannot be written stays in memory and is tried again later. */
   async function persist(lead: Lead, previous: Unwritten | undefined) {
     try {
+      // False when the lead was erased meanwhile: nothing to write, then or ever.
       await store.save(lead);
       unwritten.delete(lead.id);
       if (unwritten.size === 0) writeWorked();
@@ -186,6 +190,12 @@ export function createDelivery(options: {
         return;
       }
       if (stopping) return;
+      // Erased while it waited (`npm run leads -- erase`): never sent, never written back.
+      if (await store.isErased(lead)) {
+        immediate.delete(lead.id);
+        schedule(0);
+        return;
+      }
       await send(lead, sending);
       schedule(intervalMs);
     } catch (error) {
@@ -216,7 +226,7 @@ export function createDelivery(options: {
       }
       if (owner && !stopping && now().getTime() - lastPruneAt >= PRUNE_MS) {
         lastPruneAt = now().getTime();
-        await store.prune(retentionDays);
+        await store.prune({ days: retentionDays, spamDays: spamRetentionDays });
       }
     } catch (error) {
       report(error);

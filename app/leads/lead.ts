@@ -3,10 +3,18 @@ import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
  * refused it for good, or 72 h of retries ran out; `inbox`: kept while no EmailJS is configured,
- * so the store itself is where the team reads it.
+ * so the store itself is where the team reads it; `spam`: caught by a filter and quarantined,
+ * never delivered unless an operator releases it.
  */
-export const LEAD_STATES = ["pending", "sent", "failed", "inbox"] as const;
+export const LEAD_STATES = ["pending", "sent", "failed", "inbox", "spam"] as const;
 export type LeadState = (typeof LEAD_STATES)[number];
+
+/**
+ * Why a lead is quarantined: the hidden field was filled (`honeypot`) or not posted at all
+ * (`missing-field`), or ENQUIRY_BLOCK_LIST or ENQUIRY_BLOCK_HEADLESS refused it.
+ */
+export const SPAM_REASONS = ["honeypot", "missing-field", "blocklist", "headless"] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
 
 /**
  * The states of a lead that has not reached the agency: these count toward the store's cap and
@@ -27,10 +35,20 @@ export interface Lead {
   /** ISO time the current round of retries began: the 72 h limit counts from here. */
   queuedAt: string;
   enquiry: Enquiry;
+  /** The filter that quarantined it (kept after a release, as its history). */
+  reason?: SpamReason;
+  /** ISO time an operator released it from the quarantine (`npm run leads -- release ID`). */
+  releasedAt?: string;
 }
 
 /** A lead as it is first stored at `at`: nothing tried yet, due at once. */
-export function newLead(options: { id: string; enquiry: Enquiry; state: LeadState; at: Date }): Lead {
+export function newLead(options: {
+  id: string;
+  enquiry: Enquiry;
+  state: LeadState;
+  at: Date;
+  reason?: SpamReason;
+}): Lead {
   const at = options.at.toISOString();
   return {
     id: options.id,
@@ -41,6 +59,7 @@ export function newLead(options: { id: string; enquiry: Enquiry; state: LeadStat
     nextAttemptAt: at,
     queuedAt: at,
     enquiry: options.enquiry,
+    ...(options.reason ? { reason: options.reason } : {}),
   };
 }
 
@@ -73,16 +92,24 @@ export function parseLead(text: string): Lead | null {
     (lead.lastError === null || typeof lead.lastError === "string") &&
     typeof lead.nextAttemptAt === "string" &&
     typeof lead.queuedAt === "string" &&
+    (lead.reason === undefined || SPAM_REASONS.includes(lead.reason as SpamReason)) &&
+    (lead.state !== "spam" || lead.reason !== undefined) &&
+    (lead.releasedAt === undefined || typeof lead.releasedAt === "string") &&
     typeof enquiry === "object" &&
     enquiry !== null &&
     ENQUIRY_FIELDS.every((field) => typeof enquiry[field] === "string");
   return complete ? (value as Lead) : null;
 }
 
-/** The log line of a state change: never the visitor's words, name, e-mail or phone. */
+/**
+ * The log line of a state change: never the visitor's words, name, e-mail or phone. A
+ * quarantined lead says why, and a released one says so in every line after its release.
+ */
 export function logLeadState(
-  lead: Pick<Lead, "id" | "state" | "attempts">,
+  lead: Pick<Lead, "id" | "state" | "attempts" | "reason" | "releasedAt">,
   state: string = lead.state,
 ): void {
-  console.log(JSON.stringify({ event: "lead", id: lead.id, state, attempts: lead.attempts }));
+  const { id, attempts, reason, releasedAt } = lead;
+  const note = releasedAt ? { released: releasedAt, reason } : lead.state === "spam" ? { reason } : {};
+  console.log(JSON.stringify({ event: "lead", id, state, attempts, ...note }));
 }

@@ -3,6 +3,7 @@ import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
 import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health";
+import type { SpamReason } from "~/leads/lead";
 import { createDelivererLock } from "~/leads/lock.server";
 import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
 import type { MailTransport } from "~/mail/types";
@@ -15,6 +16,11 @@ export interface LeadService {
    * (then the caller sends it directly).
    */
   keep(enquiry: Enquiry): Promise<boolean>;
+  /**
+   * Keeps an enquiry a filter caught in the quarantine (state `spam`, never delivered); false
+   * when the store cannot keep it. Nothing is sent directly: a caught enquiry waits for an operator.
+   */
+  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
   health(now?: number): Promise<LeadsHealth>;
   /** Starts the delivery loop (its timers never keep the process alive). */
@@ -31,7 +37,13 @@ export interface LeadService {
  * behaviour lives in store, lock and delivery.
  */
 export function createLeadService(
-  config: Pick<Env, "ENQUIRY_STORE_DIR" | "ENQUIRY_SEND_INTERVAL_MS" | "ENQUIRY_RETENTION_DAYS">,
+  config: Pick<
+    Env,
+    | "ENQUIRY_STORE_DIR"
+    | "ENQUIRY_SEND_INTERVAL_MS"
+    | "ENQUIRY_RETENTION_DAYS"
+    | "ENQUIRY_SPAM_RETENTION_DAYS"
+  >,
   transport: MailTransport | null,
   log: (line: string) => void = console.error,
 ): LeadService {
@@ -57,6 +69,7 @@ export function createLeadService(
     lock: createDelivererLock({ path: join(folder, "deliverer.lock") }),
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
+    spamRetentionDays: config.ENQUIRY_SPAM_RETENTION_DAYS,
   });
 
   return {
@@ -73,6 +86,15 @@ export function createLeadService(
             `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
           );
         }
+        return false;
+      }
+    },
+    async quarantine(enquiry, reason) {
+      try {
+        await store.quarantine(enquiry, reason);
+        return true;
+      } catch {
+        // The store's write outcome (onWrite) already says whether the folder is usable.
         return false;
       }
     },

@@ -1,4 +1,4 @@
-import type { Lead } from "~/leads/lead";
+import type { Lead, LeadState } from "~/leads/lead";
 import type { SendResult } from "~/mail/types";
 
 export const FIRST_RETRY_MS = 10_000;
@@ -51,4 +51,13 @@ export function afterAttempt(
 export function requeue(lead: Lead, now: Date): Lead {
   const at = now.toISOString();
   return { ...lead, state: "pending", nextAttemptAt: at, queuedAt: at };
+}
+
+/**
+ * A quarantined lead released by an operator: it joins the delivery queue (`inbox` when no
+ * EmailJS is configured) like any new lead, and keeps its reason and the time of its release.
+ */
+export function release(lead: Lead, now: Date, state: Extract<LeadState, "pending" | "inbox">): Lead {
+  const at = now.toISOString();
+  return { ...lead, state, attempts: 0, lastError: null, nextAttemptAt: at, queuedAt: at, releasedAt: at };
 }

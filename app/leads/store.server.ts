@@ -1,7 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { lstat, mkdir, open, readdir, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import {
+  access,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  stat,
+  unlink,
+  writeFile as writeNewFile,
+} from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Enquiry } from "~/enquiry/fields";
 import {
   type Lead,
@@ -10,6 +20,7 @@ import {
   logLeadState,
   newLead,
   parseLead,
+  type SpamReason,
   UNDELIVERED_STATES,
 } from "~/leads/lead";
 
@@ -19,6 +30,9 @@ import {
  * make room, and when only undelivered ones are left, enquiries are not kept.
  */
 export const MAX_LEADS = 10_000;
+
+/** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
+export const MAX_SPAM_PER_REASON = 1_000;
 
 /** A temporary file this old was left by a crash in the middle of a write, never by a write in progress. */
 const TORN_AFTER_MS = 60_000;
@@ -37,6 +51,15 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOL
 /** Where the lead files (and the deliverer's lock) live inside ENQUIRY_STORE_DIR. */
 export function leadsFolder(storeDir: string): string {
   return join(storeDir, "leads");
+}
+
+/**
+ * Beside the leads: one empty file per erased lead, named by its id (a random UUID, nothing
+ * about the person). A server that still holds such a lead in memory checks here before it
+ * sends or writes it, so an erased lead never comes back.
+ */
+export function erasedFolder(leads: string): string {
+  return join(dirname(leads), "erased");
 }
 
 export class StoreFullError extends Error {
@@ -58,9 +81,24 @@ export interface LeadStore {
   readonly folder: string;
   /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
   add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
-  /** Replaces a lead's file durably, all at once: the very file it was read from. */
-  save(lead: Lead): Promise<void>;
+  /**
+   * Keeps a lead a filter caught in the state `spam`, never delivered and outside the cap. Past
+   * MAX_SPAM_PER_REASON of its reason, the oldest of that reason is removed (one log line each).
+   */
+  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<Lead>;
+  /**
+   * Replaces a lead's file durably, all at once: the very file it was read from. False (and
+   * nothing written) when the lead was erased meanwhile.
+   */
+  save(lead: Lead): Promise<boolean>;
   remove(lead: Lead): Promise<void>;
+  /**
+   * Deletes a lead for good (a person's request): its id is recorded as erased first (fsync'd),
+   * then its file is removed (fsync'd), so no process that still holds it writes it back.
+   */
+  erase(lead: Lead): Promise<void>;
+  /** Whether the lead was erased (by any process); this store then forgets it. */
+  isErased(lead: Lead): Promise<boolean>;
   /**
    * Brings the view up to date with the folder (leads written by another process, by the
    * operator's CLI, or removed), and returns every lead, oldest first. Each entry succeeds or
@@ -73,8 +111,11 @@ export interface LeadStore {
   undelivered(): number;
   /** Whether undelivered leads have reached the cap (new enquiries are then not kept). */
   full(): boolean;
-  /** Removes leads that are not `pending` once they are older than `days`; returns how many. */
-  prune(days: number): Promise<number>;
+  /**
+   * Removes leads that are not `pending` once they are older than `days`, quarantined ones
+   * once older than `spamDays`, and erasure records older than `days`; returns how many leads.
+   */
+  prune(retention: { days: number; spamDays: number }): Promise<number>;
   /** How the last write went; null before any. */
   lastWrite(): WriteOutcome | null;
   /** Writes and removes a small file, so `lastWrite` tells whether the folder takes writes now. */
@@ -98,6 +139,7 @@ export function createLeadStore(options: {
   /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
   create?: boolean;
   maxLeads?: number;
+  maxSpamPerReason?: number;
   now?: () => Date;
   log?: (line: string) => void;
   /** Told after every write and probe: null when it worked, the error when it did not. */
@@ -107,6 +149,7 @@ export function createLeadStore(options: {
     folder,
     create = true,
     maxLeads = MAX_LEADS,
+    maxSpamPerReason = MAX_SPAM_PER_REASON,
     now = () => new Date(),
     log = console.error,
     onWrite = () => {},
@@ -117,6 +160,7 @@ export function createLeadStore(options: {
   const fileOf = new Map<string, string>();
   /** Entries reported as unusable, by name: each is said once until it changes. */
   const reported = new Map<string, string>();
+  const erased = erasedFolder(folder);
   let made = false;
   let missingReported = false;
   let last: WriteOutcome | null = null;
@@ -189,7 +233,25 @@ export function createLeadStore(options: {
     return next;
   };
 
-  const writeFile = async (name: string, lead: Lead) => {
+  /** Whether `lead` was erased; its copy here is then forgotten. */
+  const wasErased = async (lead: Lead) => {
+    try {
+      await access(join(erased, lead.id));
+    } catch {
+      return false;
+    }
+    const name = fileOf.get(lead.id);
+    if (name !== undefined) cache.delete(name);
+    fileOf.delete(lead.id);
+    return true;
+  };
+
+  /**
+   * An update checks for an erasure both before and after its rename. `erase` records the id
+   * before it unlinks, so either this check sees the record and undoes the rename, or the
+   * rename came before the unlink, which then removes it: the file never outlives an erase.
+   */
+  const writeFile = async (name: string, lead: Lead, update: boolean) => {
     const temporary = join(folder, `${TEMP_PREFIX}${randomUUID()}`);
     const handle = await openNew(temporary);
     let mtimeMs: number;
@@ -203,26 +265,38 @@ export function createLeadStore(options: {
       throw error;
     }
     await handle.close();
+    if (update && (await wasErased(lead))) {
+      await unlink(temporary).catch(() => undefined);
+      return false;
+    }
     try {
       await rename(temporary, join(folder, name));
     } catch (error) {
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
+    if (update && (await wasErased(lead))) {
+      await unlink(join(folder, name)).catch(() => undefined);
+      await syncFolder();
+      return false;
+    }
     await syncFolder();
     cache.set(name, { lead, mtimeMs });
     fileOf.set(lead.id, name);
     reported.delete(name);
+    return true;
   };
 
-  const write = async (name: string, lead: Lead) => {
+  const write = async (name: string, lead: Lead, update = false) => {
+    let written: boolean;
     try {
-      await writeFile(name, lead);
+      written = await writeFile(name, lead, update);
     } catch (error) {
       record(error);
       throw error;
     }
     record(null);
+    return written;
   };
 
   const sorted = () =>
@@ -304,6 +378,8 @@ export function createLeadStore(options: {
           line: `${path} holds lead ${lead.id}, whose file is ${leadFileName(lead)}; skipped and never delivered (a copy made by hand? move it out of ${folder})`,
         };
       }
+      // An operator released it from the quarantine: the server's log says so too.
+      if (cache.get(name)?.lead.state === "spam" && lead.state !== "spam") logLeadState(lead);
       cache.set(name, { lead, mtimeMs: info.mtimeMs });
       return null;
     } finally {
@@ -312,9 +388,15 @@ export function createLeadStore(options: {
   };
 
   /** One entry of the folder, on its own: whatever it is, it fails alone. */
-  const inspect = async (name: string, time: number) => {
+  const inspect = async (name: string, time: number, gone: Set<string>) => {
     const path = join(folder, name);
     try {
+      // An erase stopped between its record and the unlink: the server finishes it.
+      if (gone.has(name.slice(14, -5))) {
+        forget(name);
+        if (create) await unlink(path);
+        return;
+      }
       const info = await lstat(path);
       if (name.startsWith(TEMP_PREFIX)) {
         if (!info.isFile()) {
@@ -404,7 +486,8 @@ export function createLeadStore(options: {
     reported.delete("");
     const time = now().getTime();
     const entries = names.filter((name) => LEAD_FILE.test(name) || name.startsWith(TEMP_PREFIX)).sort();
-    await eachLimited(entries, READ_CONCURRENCY, (name) => inspect(name, time));
+    const gone = new Set(await readdir(erased).catch(() => [] as string[]));
+    await eachLimited(entries, READ_CONCURRENCY, (name) => inspect(name, time, gone));
     // Two consistent files with one id (a lead edited by hand): the first one is the lead.
     const owners = new Map<string, string>();
     for (const [name, { lead }] of [...cache.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -420,11 +503,34 @@ export function createLeadStore(options: {
       });
     }
     for (const [id, name] of owners) fileOf.set(id, name);
+    scanned = true;
     return sorted();
+  };
+
+  /** Writes a new lead; on a full disk the oldest delivered leads make room once. */
+  const addLead = async (lead: Lead) => {
+    if (cache.size >= maxLeads) await makeRoom(cache.size - maxLeads + 1, `it holds ${maxLeads} leads`);
+    const name = leadFileName(lead);
+    try {
+      await write(name, lead);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+      if ((await makeRoom(ROOM_ON_ENOSPC, "the disk is full")) === 0) throw error;
+      await write(name, lead);
+    }
+    logLeadState(lead);
+    return lead;
   };
 
   // Scans never overlap: a caller during one gets its result.
   let scanning: Promise<Lead[]> | undefined;
+  let scanned = false;
+  const scan = () => {
+    scanning ??= scanFolder().finally(() => {
+      scanning = undefined;
+    });
+    return scanning;
+  };
 
   let probing: Promise<WriteOutcome> | undefined;
   const probeOnce = async (): Promise<WriteOutcome> => {
@@ -451,34 +557,43 @@ export function createLeadStore(options: {
     async add(enquiry, state) {
       const undelivered = countUndelivered();
       if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
-      if (cache.size >= maxLeads) await makeRoom(cache.size - maxLeads + 1, `it holds ${maxLeads} leads`);
-      const lead = newLead({ id: randomUUID(), enquiry, state, at: now() });
-      const name = leadFileName(lead);
-      try {
-        await write(name, lead);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
-        if ((await makeRoom(ROOM_ON_ENOSPC, "the disk is full")) === 0) throw error;
-        await write(name, lead);
+      return addLead(newLead({ id: randomUUID(), enquiry, state, at: now() }));
+    },
+
+    async quarantine(enquiry, reason) {
+      // The bound counts what the folder holds: right after start, the first scan may still run.
+      if (!scanned) await scan().catch(() => undefined);
+      const lead = await addLead(newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now() }));
+      const same = sorted().filter((other) => other.state === "spam" && other.reason === reason);
+      for (const oldest of same.slice(0, Math.max(0, same.length - maxSpamPerReason))) {
+        await remove(oldest);
+        log(
+          `lead store: the quarantine holds ${maxSpamPerReason} ${reason} leads, its limit; removed the oldest, ${oldest.id} (received ${oldest.receivedAt})`,
+        );
       }
-      logLeadState(lead);
       return lead;
     },
 
     async save(lead) {
       const name = fileOf.get(lead.id);
-      if (name === undefined) throw new Error(`lead ${lead.id} was not read from ${folder}`);
-      await write(name, lead);
+      if (name !== undefined) return write(name, lead, true);
+      if (await wasErased(lead)) return false;
+      throw new Error(`lead ${lead.id} was not read from ${folder}`);
     },
 
     remove,
 
-    scan() {
-      scanning ??= scanFolder().finally(() => {
-        scanning = undefined;
-      });
-      return scanning;
+    async erase(lead) {
+      await mkdir(erased, { recursive: true });
+      await writeNewFile(join(erased, lead.id), "", { mode: 0o600, flush: true });
+      await fsyncFolder(erased);
+      await remove(lead);
+      await syncFolder();
     },
+
+    isErased: wasErased,
+
+    scan,
 
     leads: sorted,
 
@@ -486,14 +601,23 @@ export function createLeadStore(options: {
 
     full: () => countUndelivered() >= maxLeads,
 
-    async prune(days) {
-      const cutoff = now().getTime() - days * 24 * 60 * 60_000;
+    async prune({ days, spamDays }) {
+      const time = now().getTime();
+      const cutoff = time - days * DAY_MS;
+      const spamCutoff = time - spamDays * DAY_MS;
       let removed = 0;
       for (const lead of sorted()) {
-        if (lead.state === "pending" || Date.parse(lead.receivedAt) >= cutoff) continue;
+        const received = Date.parse(lead.receivedAt);
+        if (lead.state === "pending" || received >= (lead.state === "spam" ? spamCutoff : cutoff)) continue;
         await remove(lead);
         logLeadState(lead, "removed");
         removed += 1;
+      }
+      // An erasure record outlives any copy a server could still hold of its lead.
+      for (const id of await readdir(erased).catch(() => [] as string[])) {
+        const path = join(erased, id);
+        const info = await stat(path).catch(() => null);
+        if (info && info.mtimeMs < cutoff) await unlink(path).catch(() => undefined);
       }
       return removed;
     },
@@ -507,4 +631,15 @@ export function createLeadStore(options: {
       return probing;
     },
   };
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+async function fsyncFolder(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

@@ -11,9 +11,11 @@ import type { FakeEmailJs } from "./fake-emailjs";
 export interface StoredLead {
   id: string;
   receivedAt: string;
-  state: "pending" | "sent" | "failed" | "inbox";
+  state: "pending" | "sent" | "failed" | "inbox" | "spam";
   attempts: number;
   lastError: string | null;
+  reason?: "honeypot" | "missing-field" | "blocklist" | "headless";
+  releasedAt?: string;
   enquiry: { name: string; email: string; countryCode: string; phoneNumber: string; message: string };
 }
 
@@ -58,15 +60,19 @@ export function requestsFor(fake: FakeEmailJs, name: string) {
 
 /** Runs the built `npm run leads -- ...args` (build/leads.js, as in the image) against `storeDir`. */
 export async function runLeadsCli(storeDir: string, args: string[] = []): Promise<string> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [join(process.cwd(), "build/leads.js"), ...args],
-    {
-      cwd: process.cwd(),
-      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ENQUIRY_STORE_DIR: storeDir },
-    },
-  );
-  return stdout;
+  return (await leadsCli(storeDir, args)).stdout;
+}
+
+/** The same, with its log (stderr) and extra environment (the EmailJS ids a deployment sets). */
+export async function leadsCli(
+  storeDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(process.execPath, [join(process.cwd(), "build/leads.js"), ...args], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ENQUIRY_STORE_DIR: storeDir, ...env },
+  });
 }
 
 /** Posts the enquiry form as the browser does (urlencoded), without following the redirect. */

@@ -23,7 +23,7 @@ export interface HealthDetails {
   uptime: number;
   draining: boolean;
   store: "ok" | "unusable" | "full";
-  leads: { pending: number; failed: number; oldestPendingSeconds: number };
+  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
 }
 
 /** `/healthz` with its details, as a monitor holding HEALTH_TOKEN reads it. */

@@ -7,12 +7,20 @@ import {
   type FakeEmailJs,
   startFakeEmailJs,
 } from "../../scripts/lib/fake-emailjs";
-import { leadNamed, postEnquiry, readLeads, requestsFor, runLeadsCli } from "../../scripts/lib/leads";
+import {
+  leadNamed,
+  leadsCli,
+  postEnquiry,
+  readLeads,
+  requestsFor,
+  runLeadsCli,
+} from "../../scripts/lib/leads";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,
   enquiryBody,
   enquiryForm,
+  expectFormValues,
   fillEnquiry,
   NOTICE,
   validEnquiry,
@@ -64,15 +72,6 @@ const test = base.extend<
 
 const EMPTY: EnquiryValues = { name: "", email: "", countryCode: "", phoneNumber: "", message: "" };
 
-async function expectValues(page: Parameters<typeof enquiryForm>[0], values: EnquiryValues) {
-  const form = enquiryForm(page);
-  await expect(form.name).toHaveValue(values.name);
-  await expect(form.email).toHaveValue(values.email);
-  await expect(form.countryCode).toHaveValue(values.countryCode);
-  await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
-  await expect(form.message).toHaveValue(values.message);
-}
-
 /** Waits for the delivery loop to send the enquiry once, then checks the request EmailJS got. */
 async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
   await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 5_000 }).toBe(1);
@@ -116,7 +115,7 @@ test.describe("with JavaScript", () => {
     await form.submit.click();
     expect((await post).url()).toContain(".data");
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expectProviderRequest(fake, values);
     await expect.poll(() => leadNamed(storeDir, values.name)?.state).toBe("sent");
     const lead = leadNamed(storeDir, values.name);
@@ -147,7 +146,7 @@ test.describe("with JavaScript", () => {
       const form = enquiryForm(page);
       await form.submit.click();
       await expect(form.notice).toHaveText(NOTICE.sent);
-      await expectValues(page, EMPTY);
+      await expectFormValues(page, EMPTY);
       await expect.poll(() => requestsFor(fake, values.name).length).toBeGreaterThanOrEqual(1);
       await expect.poll(() => app.output()).toContain("EmailJS answered 503: Service Unavailable");
       expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
@@ -225,7 +224,7 @@ test.describe("with JavaScript", () => {
     expect(readLeadsNamed(storeDir, values.name)).toBe(1);
   });
 
-  test("a filled honeypot gets a success notice and nothing is stored or sent", async ({
+  test("a filled honeypot gets a success notice and is quarantined, never sent; released, it is delivered once", async ({
     page,
     fake,
     app,
@@ -235,16 +234,78 @@ test.describe("with JavaScript", () => {
     await waitForHydration(page);
     const values = validEnquiry();
     await fillEnquiry(page, values);
+    // A browser's autofill or a password manager can fill the hidden field: a person is caught too.
     await page.locator('input[name="company_website"]').evaluate((input: HTMLInputElement) => {
       input.value = "https://spam.example";
     });
     const form = enquiryForm(page);
     await form.submit.click();
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expect.poll(() => app.output()).toContain('"outcome":"honeypot"');
-    await page.waitForTimeout(300);
+    await expect.poll(() => app.output()).toContain('"outcome":"quarantined","reason":"honeypot"');
+    const caught = leadNamed(storeDir, values.name);
+    expect(caught).toMatchObject({ state: "spam", reason: "honeypot", attempts: 0, enquiry: values });
+    await expect.poll(async () => (await healthDetails(app.url)).leads.spam).toBeGreaterThanOrEqual(1);
+    // The deliverer rereads the folder every 5 s and sends pending leads at once: spam never.
+    await page.waitForTimeout(1_500);
     expect(requestsFor(fake, values.name)).toHaveLength(0);
-    expect(leadNamed(storeDir, values.name)).toBeUndefined();
+
+    const released = await leadsCli(storeDir, ["release", caught?.id ?? ""], EMAILJS_KEYS);
+    expect(released.stdout).toContain(`Released ${caught?.id} (honeypot) into the delivery queue`);
+    expect(JSON.parse(released.stderr)).toMatchObject({ event: "lead", id: caught?.id, state: "pending" });
+    await expect.poll(() => leadNamed(storeDir, values.name)?.state, { timeout: 15_000 }).toBe("sent");
+    await expectProviderRequest(fake, values);
+    const sent = leadNamed(storeDir, values.name);
+    expect(sent).toMatchObject({ reason: "honeypot", attempts: 1, releasedAt: expect.any(String) });
+    // The server's log notes the release, and the send of a released lead says so too.
+    await expect
+      .poll(() => app.output())
+      .toContain(
+        `{"event":"lead","id":"${caught?.id}","state":"sent","attempts":1,"released":"${sent?.releasedAt}","reason":"honeypot"}`,
+      );
+    expect(app.output()).toContain(
+      `{"event":"lead","id":"${caught?.id}","state":"pending","attempts":0,"released":`,
+    );
+    await page.waitForTimeout(1_000);
+    expect(requestsFor(fake, values.name)).toHaveLength(1);
+    const again = await leadsCli(storeDir, ["release", caught?.id ?? ""], EMAILJS_KEYS).catch(
+      (error: { stderr: string }) => error,
+    );
+    expect(again.stderr).toContain("is sent, not in the quarantine: nothing to release");
+  });
+
+  test("an erased lead is never written back or sent again by a server that was sending or retrying it", async ({
+    fake,
+    app,
+    storeDir,
+  }) => {
+    test.setTimeout(45_000);
+    // A send in flight while the operator erases: EmailJS answers after the erase.
+    fake.respondWith({ kind: "ok", delayMs: 2_000 });
+    const inFlight = validEnquiry({ email: "erase.me@example.in" });
+    expect((await postEnquiry(app.url, inFlight)).status).toBe(303);
+    await expect.poll(() => requestsFor(fake, inFlight.name).length).toBe(1);
+    expect((await leadsCli(storeDir, ["erase", inFlight.email])).stdout).toBe(
+      "Erased 1 lead of that person.\n",
+    );
+    // A lead whose send failed and waits for its retry (5 to 10 s later).
+    fake.respondWith({ kind: "status", status: 503, text: "Service Unavailable" });
+    const retrying = validEnquiry({ email: "erase.me.too@example.in" });
+    expect((await postEnquiry(app.url, retrying)).status).toBe(303);
+    await expect.poll(() => leadNamed(storeDir, retrying.name)?.attempts).toBe(1);
+    const { nextAttemptAt } = leadNamed(storeDir, retrying.name) as unknown as { nextAttemptAt: string };
+    expect((await leadsCli(storeDir, ["erase", retrying.email])).stdout).toBe(
+      "Erased 1 lead of that person.\n",
+    );
+    fake.reset();
+    // Past the retry time and the in-flight answer: nothing came back, and nothing more was sent.
+    const until = Date.parse(nextAttemptAt) + 3_000;
+    while (Date.now() < until) {
+      expect(leadNamed(storeDir, inFlight.name)).toBeUndefined();
+      expect(leadNamed(storeDir, retrying.name)).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(requestsFor(fake, inFlight.name)).toHaveLength(0);
+    expect(requestsFor(fake, retrying.name)).toHaveLength(0);
   });
 });
 
@@ -262,7 +323,7 @@ test.describe("without JavaScript", () => {
     await form.submit.click();
     await expect(page).toHaveURL(/\/\?enquiry=[\w.-]+#contact$/);
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expectProviderRequest(fake, values);
   });
 
@@ -280,7 +341,7 @@ test.describe("without JavaScript", () => {
     await form.submit.click();
     expect((await response).status()).toBe(303);
     await expect(form.notice).toHaveText(NOTICE.sent);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expect.poll(() => leadNamed(storeDir, values.name)?.attempts).toBeGreaterThanOrEqual(1);
     expect(leadNamed(storeDir, values.name)?.state).toBe("pending");
   });
@@ -443,7 +504,7 @@ test.describe("when EmailJS never answers", () => {
     await expect(form.notice).toHaveText(NOTICE.sent);
     // Not the provider's 10 s timeout (the load test prints the real figure: p99 in ms).
     expect(Date.now() - started).toBeLessThan(5_000);
-    await expectValues(page, EMPTY);
+    await expectFormValues(page, EMPTY);
     await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
     await expect
       .poll(() => leadNamed(storeDir, values.name)?.lastError, { timeout: 15_000 })

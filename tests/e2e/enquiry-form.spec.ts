@@ -4,6 +4,7 @@ import { readLeads } from "../../scripts/lib/leads";
 import {
   type EnquiryValues,
   enquiryForm,
+  expectFormValues,
   fillEnquiry,
   NOTICE,
   validEnquiry,
@@ -36,15 +37,6 @@ async function expectFlagged(page: Parameters<typeof enquiryForm>[0]) {
   }
   await expect(form.message).not.toHaveAttribute("aria-invalid", "true");
   await expect(form.notice).toHaveText(NOTICE.invalid);
-}
-
-async function expectValues(page: Parameters<typeof enquiryForm>[0], values: EnquiryValues) {
-  const form = enquiryForm(page);
-  await expect(form.name).toHaveValue(values.name);
-  await expect(form.email).toHaveValue(values.email);
-  await expect(form.countryCode).toHaveValue(values.countryCode);
-  await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
-  await expect(form.message).toHaveValue(values.message);
 }
 
 test("the form has labelled fields with the right limits and no accessibility violations", async ({
@@ -90,7 +82,7 @@ test.describe("with JavaScript", () => {
     await fillEnquiry(page, invalid);
     await enquiryForm(page).submit.click();
     await expectFlagged(page);
-    await expectValues(page, invalid);
+    await expectFormValues(page, invalid);
     await expect(enquiryForm(page).name, "focus moves to the first invalid field").toBeFocused();
     const results = await new AxeBuilder({ page }).include("#contact").analyze();
     expect(results.violations).toEqual([]);
@@ -115,7 +107,7 @@ test.describe("with JavaScript", () => {
     await form.submit.click();
     await expect(form.notice).toHaveText(NOTICE.sent);
     const shownAt = Date.now();
-    await expectValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
+    await expectFormValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
     const lead = storedLeads(baseURL).find((entry) => entry.enquiry.name === values.name);
     expect(lead).toMatchObject({ state: "inbox", attempts: 0, enquiry: values });
     expect(Date.parse(lead?.receivedAt ?? "")).not.toBeNaN();
@@ -154,7 +146,7 @@ test.describe("without JavaScript", () => {
     expect((await responsePromise).status()).toBe(400);
     await expect(page).toHaveURL(/#contact$/);
     await expectFlagged(page);
-    await expectValues(page, invalid);
+    await expectFormValues(page, invalid);
   });
 
   test("a valid enquiry is sent by POST/redirect/GET: notice once, empty fields", async ({
@@ -171,7 +163,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/\?enquiry=[\w.-]+#contact$/);
     await expect(form.notice).toHaveText(NOTICE.sent);
     await expect(form.closeNotice).toBeHidden();
-    await expectValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
+    await expectFormValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
     expect(storedLeads(baseURL).find((entry) => entry.enquiry.name === values.name)?.enquiry).toMatchObject({
       message: "",
     });

@@ -487,7 +487,7 @@ test("npm run leads shows invisible characters of EmailJS's reply as escapes, te
     );
     const health = await runLeadsCli(storeDir, ["--health"]);
     expect(health).toMatch(/^store: ok in /m);
-    expect(health).toMatch(/^leads: 0 pending, 1 failed, 0 inbox, 0 sent$/m);
+    expect(health).toMatch(/^leads: 0 pending, 1 failed, 0 inbox, 0 sent, 0 in the quarantine$/m);
     expect(health).toMatch(/^delivery: held by process [0-9a-f-]{36} since \S+, heartbeat \d+\.\d s ago$/m);
   } finally {
     await server.stop();

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { Enquiry } from "../../app/enquiry/fields";
 
 export const NOTICE = {
@@ -45,6 +45,16 @@ export async function fillEnquiry(page: Page, values: EnquiryValues): Promise<vo
   await form.countryCode.fill(values.countryCode);
   await form.phoneNumber.fill(values.phoneNumber);
   await form.message.fill(values.message);
+}
+
+/** The form shows exactly `values` (what the visitor typed, kept; or empty after a success). */
+export async function expectFormValues(page: Page, values: EnquiryValues): Promise<void> {
+  const form = enquiryForm(page);
+  await expect(form.name).toHaveValue(values.name);
+  await expect(form.email).toHaveValue(values.email);
+  await expect(form.countryCode).toHaveValue(values.countryCode);
+  await expect(form.phoneNumber).toHaveValue(values.phoneNumber);
+  await expect(form.message).toHaveValue(values.message);
 }
 
 /** A complete urlencoded enquiry body, as the browser posts it. */

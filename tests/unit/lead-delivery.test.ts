@@ -20,15 +20,22 @@ function memoryStore(names: string[]) {
     };
     files.set(id, newLead({ id, enquiry, state: "pending", at: new Date() }));
   });
-  const state = { failing: null as Error | null, writes: [] as string[] };
+  const state = { failing: null as Error | null, writes: [] as string[], erased: new Set<string>() };
   const store = {
     folder: "/memory",
     leads: () => [...files.values()],
     scan: async () => [...files.values()],
     async save(lead: Lead) {
       if (state.failing) throw state.failing;
+      if (await store.isErased(lead)) return false;
       files.set(lead.id, lead);
       state.writes.push(`${lead.enquiry.name}:${lead.state}`);
+      return true;
+    },
+    async isErased(lead: Lead) {
+      if (!state.erased.has(lead.enquiry.name)) return false;
+      files.delete(lead.id);
+      return true;
     },
     lastWrite: () => ({ ok: true, at: Date.now() }),
     probe: async () => ({ ok: true, at: Date.now() }),
@@ -75,10 +82,13 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-function start(options: Omit<Parameters<typeof createDelivery>[0], "intervalMs" | "retentionDays">) {
+function start(
+  options: Omit<Parameters<typeof createDelivery>[0], "intervalMs" | "retentionDays" | "spamRetentionDays">,
+) {
   const delivery = createDelivery({
     intervalMs: 0,
     retentionDays: 90,
+    spamRetentionDays: 30,
     heartbeatMs: 20,
     scanMs: 50,
     ...options,
@@ -112,6 +122,26 @@ describe("delivery", () => {
     expect(delivery.unwritten()).toBe(0);
     expect(sent).toEqual(["A", "B", "C"]);
     expect(lines).toEqual([expect.any(String), "lead store: delivery outcomes are written to /memory again"]);
+  });
+
+  it("never sends an erased lead, nor keeps retrying the write of one erased after its send", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { store, state, file } = memoryStore(["A", "erased", "C"]);
+    state.erased.add("erased");
+    state.failing = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    const { mail, sent } = transport(() => ({ ok: true }));
+    const delivery = start({ store, transport: mail, lock: fakeLock(), log: () => {} });
+    await vi.waitFor(() => expect(sent).toEqual(["A", "C"]));
+    expect(delivery.unwritten()).toBe(2);
+    // A is erased while its outcome waits to be written: once the disk takes writes, it is dropped.
+    state.erased.add("A");
+    state.failing = null;
+    await vi.waitFor(() => expect(delivery.unwritten()).toBe(0), { timeout: 5_000 });
+    expect(file("A")).toBeUndefined();
+    expect(file("C")?.state).toBe("sent");
+    expect(state.writes).toEqual(["C:sent"]);
+    expect(sent).toEqual(["A", "C"]);
   });
 
   it("a lead EmailJS keeps refusing goes to the back: the others are delivered", async () => {

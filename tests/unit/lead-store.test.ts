@@ -143,9 +143,9 @@ describe("lead store", () => {
     await store.add({ ...enquiry, name: "pending" }, "pending");
     clock.advance(89 * DAY);
     const young = await store.add({ ...enquiry, name: "young" }, "inbox");
-    expect(await store.prune(90)).toBe(0);
+    expect(await store.prune({ days: 90, spamDays: 30 })).toBe(0);
     clock.advance(1 * DAY + 1);
-    expect(await store.prune(90)).toBe(3);
+    expect(await store.prune({ days: 90, spamDays: 30 })).toBe(3);
     const left = await createLeadStore({ folder, log: () => {} }).scan();
     expect(left.map((lead) => lead.enquiry.name)).toEqual(["pending", "young"]);
     expect(left[1]?.id).toBe(young.id);
@@ -158,6 +158,81 @@ describe("lead store", () => {
     await expect(store.add(enquiry, "inbox")).rejects.toBeInstanceOf(StoreFullError);
     await store.remove(first);
     await expect(store.add(enquiry, "inbox")).resolves.toMatchObject({ state: "inbox" });
+  });
+
+  it("quarantines spam outside the cap, at most N per reason, the oldest of that reason going first", async () => {
+    const clock = fakeClock();
+    const lines: string[] = [];
+    const store = createLeadStore({
+      folder,
+      maxLeads: 1,
+      maxSpamPerReason: 2,
+      now: clock.now,
+      log: (line) => lines.push(line),
+    });
+    const names: string[] = [];
+    for (const name of ["h1", "h2", "h3"]) {
+      clock.advance(1000);
+      names.push((await store.quarantine({ ...enquiry, name }, "honeypot")).id);
+    }
+    clock.advance(1000);
+    await store.quarantine({ ...enquiry, name: "b1" }, "blocklist");
+    // The quarantine never fills the store: a real lead is still kept.
+    clock.advance(1000);
+    await store.add({ ...enquiry, name: "real" }, "inbox");
+    const left = await createLeadStore({ folder, log: () => {} }).scan();
+    expect(left.map((lead) => [lead.enquiry.name, lead.state, lead.reason])).toEqual([
+      ["h2", "spam", "honeypot"],
+      ["h3", "spam", "honeypot"],
+      ["b1", "spam", "blocklist"],
+      ["real", "inbox", undefined],
+    ]);
+    expect(lines).toEqual([
+      `lead store: the quarantine holds 2 honeypot leads, its limit; removed the oldest, ${names[0]} (received 2026-11-01T10:00:01.000Z)`,
+    ]);
+  });
+
+  it("removes quarantined leads after their own retention, and erasure records after the lead retention", async () => {
+    const clock = fakeClock();
+    const store = createLeadStore({ folder, now: clock.now, log: () => {} });
+    await store.quarantine({ ...enquiry, name: "spam" }, "headless");
+    const erased = await store.add({ ...enquiry, name: "erased" }, "inbox");
+    await store.erase(erased);
+    await store.add({ ...enquiry, name: "inbox" }, "inbox");
+    clock.advance(30 * DAY + 1);
+    expect(await store.prune({ days: 90, spamDays: 30 })).toBe(1);
+    expect((await store.scan()).map((lead) => lead.enquiry.name)).toEqual(["inbox"]);
+    expect(await readdir(join(root, "data", "erased"))).toEqual([erased.id]);
+    await utimes(join(root, "data", "erased", erased.id), new Date(0), new Date(0));
+    await store.prune({ days: 90, spamDays: 30 });
+    expect(await readdir(join(root, "data", "erased"))).toEqual([]);
+  });
+
+  it("never writes an erased lead back, even from a process that still holds it", async () => {
+    const server = createLeadStore({ folder, log: () => {} });
+    const lead = await server.add(enquiry, "pending");
+    const operator = createLeadStore({ folder, create: false, log: () => {} });
+    const [found] = await operator.scan();
+    if (!found) throw new Error("the operator found no lead");
+    await operator.erase(found);
+    expect(await readdir(folder)).toEqual([]);
+    expect(await server.isErased(lead)).toBe(true);
+    expect(await server.save({ ...lead, state: "sent", attempts: 1 })).toBe(false);
+    expect(await readdir(folder)).toEqual([]);
+    expect(server.leads()).toEqual([]);
+  });
+
+  it("finishes an erase that stopped between its record and the unlink", async () => {
+    const store = createLeadStore({ folder, log: () => {} });
+    const kept = await store.add({ ...enquiry, name: "kept" }, "inbox");
+    const lead = await store.add(enquiry, "inbox");
+    await mkdir(join(root, "data", "erased"));
+    await writeFile(join(root, "data", "erased", lead.id), "");
+    expect((await createLeadStore({ folder, create: false, log: () => {} }).scan()).map((l) => l.id)).toEqual(
+      [kept.id],
+    );
+    expect((await store.scan()).map((l) => l.id)).toEqual([kept.id]);
+    expect(await readdir(folder)).toHaveLength(1);
   });
 
   it("fails to add when the folder cannot exist (its parent is a file), and says why", async () => {

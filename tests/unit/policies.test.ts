@@ -7,6 +7,7 @@ import { policies, privacyPolicy, termsOfService } from "~/content/policies/inde
 import type { Policy, PolicyBlock } from "~/content/policies/types";
 import { site } from "~/content/site";
 import { parseEnv } from "~/env.server";
+import { MAX_SPAM_PER_REASON } from "~/leads/store.server";
 
 const routes = ["/terms-conditions", "/privacy-policy", "/cookie-policy"];
 
@@ -129,5 +130,21 @@ describe("the privacy policy and the lead store", () => {
       `saved on our web server (your name, e-mail address, phone number and message, with the time it arrived and whether it has been delivered to our team) is deleted ${days} days after it arrived`,
     );
     expect(text).toContain("tries again for up to 72 hours");
+  });
+
+  it("states the quarantine's retention (ENQUIRY_SPAM_RETENTION_DAYS) and bound, and how to ask for one's data", () => {
+    const days = parseEnv({}, () => {}).ENQUIRY_SPAM_RETENTION_DAYS;
+    const text = textsOf(privacyPolicy).join("\n");
+    expect(text).toContain(
+      `is deleted ${days} days after it arrived. We keep at most 1,000 such enquiries of each kind`,
+    );
+    expect(text).toContain(`${MAX_SPAM_PER_REASON.toLocaleString("en-IN")} such enquiries`);
+    const rights = privacyPolicy.sections.filter((section) => section.heading.startsWith("Your rights"));
+    expect(rights).toHaveLength(2);
+    for (const section of rights) {
+      const said = JSON.stringify(section);
+      expect(said).toContain(`our general e-mail address, [${site.email}](mailto:${site.email})`);
+      expect(said).toMatch(/one month/);
+    }
   });
 });

@@ -154,7 +154,7 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: `To make a request, write to us at ${mail}. If you make a request, we have one month to respond to you. We may need to confirm your identity first, for example by replying to the e-mail address you used in your enquiry.`,
+          text: `To make a request, write to us at our general e-mail address, ${mail}, and give the e-mail address or phone number you used in your enquiry. If you make a request, we have one month to respond to you, counted from the day we receive it. We may need to confirm your identity first, for example by replying to that e-mail address.`,
         },
       ],
     },
@@ -183,7 +183,11 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: `To exercise any of these rights, or to raise a grievance, write to us at ${mail}. We respond within one month.`,
+          text: `To exercise any of these rights, or to raise a grievance, write to us at our general e-mail address, ${mail}, giving the e-mail address or phone number you used in your enquiry. We respond within one month of receiving your request.`,
+        },
+        {
+          kind: "paragraph",
+          text: "When you ask for your data or for its deletion, we search every copy of your enquiries that our website holds, by that e-mail address and by that phone number, including any enquiry our spam filters set aside. We send you what we find, or delete all of it for good, including on the server that is delivering it to our team, and tell you how many enquiries were deleted.",
         },
       ],
     },
@@ -210,6 +214,10 @@ export const privacyPolicy: Policy = {
         {
           kind: "paragraph",
           text: "The copy of your enquiry saved on our web server (your name, e-mail address, phone number and message, with the time it arrived and whether it has been delivered to our team) is deleted 90 days after it arrived. The only exception is an enquiry still being delivered at that point, which is deleted as soon as delivery ends.",
+        },
+        {
+          kind: "paragraph",
+          text: "Our spam filters can mistake a real enquiry for spam (for example, when a browser fills in a hidden form field on its own). So an enquiry they catch is not thrown away at once: it is kept apart, is not delivered to our team unless we find it was caught by mistake, and is deleted 30 days after it arrived. We keep at most 1,000 such enquiries of each kind; beyond that the oldest are deleted first.",
         },
         {
           kind: "paragraph",

@@ -1,0 +1,35 @@
+import type { Enquiry } from "~/enquiry/fields";
+
+/** A person as an operator names one: by e-mail address, or by phone number with its country code. */
+export type PersonQuery = { kind: "email"; address: string } | { kind: "phone"; digits: string };
+
+const ADDRESS = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+/** E.164 allows at most 15 digits; fewer than 6 could not tell one person from many. */
+const PHONE = /^\+?([0-9]{6,15})$/;
+
+/**
+ * `asha@example.in` (any case) or `919876543210` (`+91 98765-43210` reads the same: spaces,
+ * hyphens, dots and brackets are dropped). Null for anything else.
+ */
+export function parsePersonQuery(text: string): PersonQuery | null {
+  const trimmed = text.trim();
+  if (trimmed.includes("@")) {
+    return ADDRESS.test(trimmed) ? { kind: "email", address: trimmed.toLowerCase() } : null;
+  }
+  const phone = PHONE.exec(trimmed.replace(/[\s().-]/g, ""));
+  return phone?.[1] ? { kind: "phone", digits: phone[1].replace(/^0+/, "") } : null;
+}
+
+/**
+ * The phone number as one string of digits, country code first. A national trunk zero
+ * (`09876543210` in India or the UK) is dropped: it is not part of the international number.
+ */
+export function phoneDigits(enquiry: Pick<Enquiry, "countryCode" | "phoneNumber">): string {
+  return `${enquiry.countryCode.replace(/^0+/, "")}${enquiry.phoneNumber.replace(/^0+/, "")}`;
+}
+
+export function isPerson(enquiry: Enquiry, query: PersonQuery): boolean {
+  return query.kind === "email"
+    ? enquiry.email.trim().toLowerCase() === query.address
+    : phoneDigits(enquiry) === query.digits;
+}

@@ -1,0 +1,44 @@
+import { type BlockList, isBlocked } from "~/enquiry/block-list.server";
+import { type Enquiry, HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/fields";
+import { isHeadless } from "~/enquiry/headless.server";
+import type { SpamReason } from "~/leads/lead";
+
+/** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS, as the server read them. */
+export interface SpamRules {
+  blockList: BlockList;
+  blockHeadless: boolean;
+}
+
+/**
+ * What each filter answers (the spec's error catalogue): a bot that filled the hidden field, or
+ * posted without the form, gets the success it expects (303); the headless rule 451
+ * 'Unavailable For Headless Browser'; the block list 403 'Forbidden'.
+ */
+export const SPAM_STATUS = {
+  honeypot: 303,
+  "missing-field": 303,
+  headless: 451,
+  blocklist: 403,
+} as const satisfies Record<SpamReason, number>;
+
+/** The hidden field a person never fills: filled (or sent twice) is `honeypot`, absent is `missing-field`. */
+export function trapReason(fields: Map<string, string[]>): SpamReason | null {
+  const honeypot = fields.get(HONEYPOT_FIELD);
+  if (honeypot === undefined) return "missing-field";
+  return honeypot.length === 1 && honeypot[0] === "" ? null : "honeypot";
+}
+
+/** The filter an otherwise valid enquiry trips, if any: the honeypot, then the headless rule, then the block list. */
+export function spamReason(
+  rules: SpamRules,
+  request: Request,
+  fields: Map<string, string[]>,
+  enquiry: Enquiry,
+): SpamReason | null {
+  const trapped = trapReason(fields);
+  if (trapped) return trapped;
+  const webdriver = fields.get(WEBDRIVER_FIELD)?.[0] === "1";
+  if (rules.blockHeadless && isHeadless(request.headers.get("User-Agent"), webdriver)) return "headless";
+  if (isBlocked(rules.blockList, enquiry)) return "blocklist";
+  return null;
+}
