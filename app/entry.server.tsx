@@ -3,6 +3,7 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@r
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
+import { NOTICE_PARAMETER } from "~/enquiry/notices";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { applySecurityHeaders, createNonce } from "~/http/security.server";
 import { deferHydration } from "~/hydration/defer.server";
@@ -49,6 +50,7 @@ export default async function handleRequest(
     });
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   }
+  if (carriesNotice(request)) responseHeaders.set("Cache-Control", CACHE_CONTROL.personal);
   const nonce = createNonce();
   const { body, failed } = await render(request, remixContext, nonce);
   const html = deferHydration(await new Response(body).text());
@@ -105,15 +107,24 @@ function render(request: Request, remixContext: EntryContext, nonce: string) {
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   applySecurityHeaders(response.headers);
-  // A data response read with or setting a cookie (the enquiry notice) is this visitor's alone;
-  // any other is the same for everyone but small and cheap, so no shared cache need keep it.
-  if (request.headers.has("Cookie") || response.headers.has("Set-Cookie")) {
+  // A data response for a sender's landing URL (the enquiry notice) or setting a cookie is this
+  // visitor's alone; any other is the same for everyone but small and cheap, so no shared cache
+  // need keep it.
+  if (carriesNotice(request) || response.headers.has("Set-Cookie")) {
     response.headers.set("Cache-Control", CACHE_CONTROL.personal);
   } else if (!response.headers.has("Cache-Control")) {
     response.headers.set("Cache-Control", CACHE_CONTROL.private);
   }
   return response;
 };
+
+/**
+ * A sender's landing URL (its notice token, valid or not): never stored by any cache, so a cache
+ * keyed by URL can neither hand the sender a copy without the notice nor keep one with it.
+ */
+function carriesNotice(request: Request): boolean {
+  return new URL(request.url).searchParams.has(NOTICE_PARAMETER);
+}
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;

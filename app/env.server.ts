@@ -84,6 +84,11 @@ const schema = {
   ENQUIRY_SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   HEALTH_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
+  NOTICE_SECRET: z
+    .string()
+    .trim()
+    .min(32, "must be at least 32 characters, e.g. the output of `openssl rand -base64 32`")
+    .optional(),
   SITE_URL: z
     .url({ protocol: /^https?$/ })
     .transform((value) => value.replace(/\/+$/, ""))
@@ -94,7 +99,12 @@ const schema = {
  * Variables whose value never goes into a log line, not even a wrong one: secrets, and the
  * block list (people's addresses and numbers).
  */
-const SECRETS = new Set<string>(["EMAILJS_PRIVATE_KEY", "HEALTH_TOKEN", "ENQUIRY_BLOCK_LIST"]);
+const SECRETS = new Set<string>([
+  "EMAILJS_PRIVATE_KEY",
+  "HEALTH_TOKEN",
+  "ENQUIRY_BLOCK_LIST",
+  "NOTICE_SECRET",
+]);
 
 type Schema = typeof schema;
 

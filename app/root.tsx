@@ -13,6 +13,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { ServerInlineScript } from "~/components/server-inline-script";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { keepDataWhenTokenLeaves } from "~/enquiry/landing-url";
 import { env } from "~/env.server";
 import { headScript } from "~/hydration/defer.server";
 import { organizationJsonLdScript } from "~/json-ld.server";
@@ -34,6 +35,8 @@ export const handle = { staticDocument: true };
 export async function loader(_: LoaderFunctionArgs) {
   return { year: new Date().getFullYear(), siteUrl: env.SITE_URL };
 }
+
+export const shouldRevalidate = keepDataWhenTokenLeaves;
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
 

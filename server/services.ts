@@ -1,3 +1,4 @@
+import { createSentNotices, type SentNotices } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { type Budget, createBudget, createRateLimiter, type RateLimiter } from "~/http/budget.server";
@@ -15,6 +16,8 @@ export interface AppServices {
   /** EmailJS, or null when none is configured (the lead store is then the inbox). */
   mail: MailTransport | null;
   enquiryBudget: Budget;
+  /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
+  notices: SentNotices;
   /** ENQUIRY_THROTTLE: one accepted enquiry per known client per that many seconds (0: off). */
   enquiryThrottle: RateLimiter;
   /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
@@ -46,6 +49,7 @@ export function createServices(env: Env) {
       perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs },
       site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs },
     }),
+    notices: createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR }),
     enquiryThrottle: createRateLimiter({
       limit: env.ENQUIRY_THROTTLE > 0 ? 1 : 0,
       windowMs: env.ENQUIRY_THROTTLE * 1000,

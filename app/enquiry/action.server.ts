@@ -3,18 +3,21 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
-import { setSentNotice, takeNotice } from "~/enquiry/flash.server";
 import { createIdempotencyStore } from "~/enquiry/idempotency.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
-import type { EnquiryActionData, EnquiryLoaderData, NoticeKind } from "~/enquiry/notices";
+import {
+  type EnquiryActionData,
+  type EnquiryLoaderData,
+  NOTICE_PARAMETER,
+  type NoticeKind,
+} from "~/enquiry/notices";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
+import type { SentNotices } from "~/enquiry/sent-notice.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import type { Allowance } from "~/http/budget.server";
+import { CACHE_CONTROL } from "~/http/cache-control";
 import type { SpamReason } from "~/leads/lead";
 import { logMailFailure, type SendResult } from "~/mail/types";
-
-/** Where the visitor lands after a successful enquiry (POST/redirect/GET). */
-export const ENQUIRY_REDIRECT = "/#contact";
 
 type Attempt =
   | { kind: "stored" }
@@ -37,19 +40,22 @@ const caught = createIdempotencyStore<Caught>({
   ttlMs: 30 * 60 * 1000,
 });
 
+/**
+ * The success notice the URL's token stands for, shown once. Only a GET claims it: a HEAD (a
+ * link checker, a monitoring probe) must not use up the sender's notice.
+ */
 export async function loadEnquiry(
   request: Request,
-): Promise<{ enquiry: EnquiryLoaderData; headers: Headers }> {
-  const { notice, setCookie } = await takeNotice(request);
-  const headers = new Headers();
-  if (setCookie) headers.append("Set-Cookie", setCookie);
-  return { enquiry: { notice }, headers };
+  { notices }: Pick<AppLoadContext, "notices">,
+): Promise<EnquiryLoaderData> {
+  if (request.method !== "GET") return { notice: null };
+  return { notice: await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER)) };
 }
 
 /** What the action uses of the server's services (server/services.ts). */
 type EnquiryContext = Pick<
   AppLoadContext,
-  "client" | "leads" | "mail" | "enquiryBudget" | "enquiryThrottle" | "spamRules"
+  "client" | "leads" | "mail" | "enquiryBudget" | "enquiryThrottle" | "spamRules" | "notices"
 >;
 
 export async function handleEnquiry(request: Request, context: EnquiryContext) {
@@ -78,7 +84,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
     const trapped = trapReason(fields);
     if (trapped) {
       log({ outcome: "spam", reason: `${trapped}, invalid fields: not kept` });
-      return sentRedirect(request);
+      return sentRedirect(context.notices);
     }
     log({
       outcome: submission.status === "success" ? "bad-request" : "invalid",
@@ -89,7 +95,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
 
   const enquiry = submission.value;
   const spam = spamReason(context.spamRules, request, fields, enquiry);
-  if (spam) return refuseSpam(request, enquiry, spam, context, submission.reply(), log);
+  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log);
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
     deliver(enquiry, context),
   );
@@ -97,10 +103,10 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   switch (attempt.kind) {
     case "stored":
       log({ outcome: duplicate ? "duplicate" : "stored" });
-      return sentRedirect(request);
+      return sentRedirect(context.notices);
     case "sent":
       log({ outcome: duplicate ? "duplicate" : "sent", transport });
-      return sentRedirect(request);
+      return sentRedirect(context.notices);
     case "limited":
       log({ outcome: attempt.by === "throttle" ? "throttled" : "rate-limited", reason: attempt.by });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
@@ -123,7 +129,6 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
  * the flood level allows. The answer is the filter's whether or not it was kept.
  */
 async function refuseSpam(
-  request: Request,
   enquiry: Enquiry,
   reason: SpamReason,
   context: EnquiryContext,
@@ -145,7 +150,7 @@ async function refuseSpam(
     log({ outcome: "spam", reason: `${reason}, ${why}: not kept` });
   }
   const status = SPAM_STATUS[reason];
-  return status === 303 ? sentRedirect(request) : reply(result, "failed", status);
+  return status === 303 ? sentRedirect(context.notices) : reply(result, "failed", status);
 }
 
 /** The budget that refuses the client now, if one does. */
@@ -193,8 +198,9 @@ function idempotencyKey(enquiry: Enquiry): string {
   return createHash("sha256").update(JSON.stringify(enquiry)).digest("base64url");
 }
 
-async function sentRedirect(request: Request) {
-  return redirect(ENQUIRY_REDIRECT, { status: 303, headers: { "Set-Cookie": await setSentNotice(request) } });
+/** POST/redirect/GET to the form, with the token of this sender's notice; no cache keeps the redirect. */
+function sentRedirect(notices: SentNotices) {
+  return redirect(notices.landingUrl(), { status: 303, headers: { "Cache-Control": CACHE_CONTROL.never } });
 }
 
 function reply(

@@ -17,9 +17,16 @@ export interface Notice {
 
 export const NOTICE_TIMEOUT_MS = 6000;
 
+/**
+ * The query parameter of the URL a sender lands on after a successful enquiry
+ * (`/?enquiry=<token>#contact`): a signed, single-use token standing for the success notice
+ * (~/enquiry/sent-notice.server). A URL carrying it is never a shared document.
+ */
+export const NOTICE_PARAMETER = "enquiry";
+
 /** What the home route's loader hands the enquiry form. */
 export interface EnquiryLoaderData {
-  /** The outcome of the previous POST/redirect/GET round trip, read once from a flash cookie. */
+  /** The outcome of the previous POST/redirect/GET round trip, read once from the landing URL's token. */
   notice: Notice | null;
 }
 

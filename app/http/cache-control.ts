@@ -18,7 +18,7 @@ export const CACHE_CONTROL = {
   hour: "public, max-age=3600",
   /** A document or data response for one visitor: a browser may keep it but must revalidate. */
   private: "private, no-cache",
-  /** A response that read or set the visitor's cookie (the enquiry notice): never stored. */
+  /** A sender's landing URL (the enquiry notice's token, ~/enquiry/sent-notice.server), and the redirect to it: never stored. */
   personal: "private, no-store",
   /** Answers that must never be stored at all: health, beacons, refusals. */
   never: "no-store",

@@ -1,10 +1,4 @@
-import {
-  type ActionFunctionArgs,
-  data,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
@@ -17,11 +11,16 @@ import { ServerRendered } from "~/components/server-rendered";
 import { homeContent } from "~/content/home.server";
 import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
+import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/landing-url";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import type { loader as rootLoader } from "~/root";
 import { buildMeta } from "~/utils/meta";
 
-/** Same page for every visitor: rendered once, the same bytes for all (rule in ~/shared-documents/document-cache.server). */
+/**
+ * Same page for every visitor, campaign links and cookies included: rendered once, the same
+ * bytes for all (rule in ~/shared-documents/document-cache.server). A sender's landing URL
+ * (`?enquiry=`) is rendered for them alone.
+ */
 export const handle = { staticDocument: true };
 
 export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ matches }) => {
@@ -42,10 +41,11 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
   return headers;
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const { enquiry, headers } = await loadEnquiry(request);
-  return data({ content: homeContent, enquiry }, { headers });
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return { content: homeContent, enquiry: await loadEnquiry(request, context) };
 }
+
+export const shouldRevalidate = keepDataWhenTokenLeaves;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   return handleEnquiry(request, context);
@@ -55,6 +55,7 @@ export default function HomePage() {
   const { content, enquiry } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   useRevealOnScroll();
+  useDropNoticeToken();
   return (
     <HomeContentProvider value={content}>
       <HeroSection />

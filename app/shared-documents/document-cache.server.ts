@@ -1,21 +1,28 @@
 import { randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { SharedDocument } from "~/shared-documents/shared-document.server";
+import { onlyTrackingParameters } from "~/shared-documents/tracking-parameters.server";
 
 /**
  * Render-once cache for documents that are the same for every visitor.
  *
  * The rule: a GET (or HEAD) document is served from this cache only when
- * - the request has no query string and no Cookie header (nothing per-visitor can reach the output),
+ * - the query is empty or holds only tracking parameters (`sharedDocumentPath`, with the list in
+ *   ./tracking-parameters: `utm_*`, `gclid`, `fbclid`…, which the site never reads): any other
+ *   parameter may be read by a loader (the enquiry notice's `?enquiry=`), so it makes the
+ *   document this request's; cookies play no part (the site reads none, and foreign ones must
+ *   not cost a render),
  * - the status is 200, no action ran, no route errored and no loader set a cookie,
  * - EVERY matched route opts in with `export const handle = { staticDocument: true }`, which
  *   promises that its markup is a pure function of the URL path and its loader data (no
- *   Date.now(), Math.random() or per-request values while rendering), and
+ *   Date.now(), Math.random() or per-request values while rendering) and that its loader reads
+ *   nothing per visitor but its own query parameters (no cookie, no header), and
  * - the loader data is plain JSON (no deferred promises); it is part of the key, so changed
  *   data (a new year in the footer, another SITE_URL) renders afresh.
- * A route that renders a per-request value (an anti-replay token, a flash notice) must not
- * opt in: put the value in loader data and the key changes on every request, so the cache
- * only churns.
+ * A route that renders a per-request value (an anti-replay token) must not opt in: put the
+ * value in loader data and the key changes on every request, so the cache only churns. A value
+ * that comes with a query parameter of its own is fine: the parameter makes the request
+ * private (the home page's notice, read from `?enquiry=`).
  *
  * The page is rendered once with a random placeholder in place of the CSP nonce; the stored
  * page drops the placeholder's nonce attributes and runs its inline scripts by hash instead
@@ -66,19 +73,15 @@ const MAX_KEY_LENGTH = 16_384;
 
 /**
  * Whether a request may get a shared document at all, and under which path: a GET or HEAD
- * with no query and no Cookie header (nothing per visitor can reach the page). The one place
- * that decides it, for the app's cache and the server's fast path alike; `target` is the
- * path and query as requested. Null: the request gets a page rendered for it alone.
+ * whose query is empty or holds only tracking parameters, whatever cookies come with it. The
+ * one place that decides it, for the app's cache and the server's fast path alike; `target`
+ * is the path and query as requested. Null: the request gets a page rendered for it alone.
  */
-export function sharedDocumentPath(
-  method: string,
-  target: string,
-  cookie: string | null | undefined,
-): string | null {
-  if (method !== "GET" && method !== "HEAD") return null;
-  if (!target.startsWith("/") || target.includes("?") || (cookie !== null && cookie !== undefined))
-    return null;
-  return target;
+export function sharedDocumentPath(method: string, target: string): string | null {
+  if ((method !== "GET" && method !== "HEAD") || !target.startsWith("/")) return null;
+  const queryAt = target.indexOf("?");
+  if (queryAt === -1) return target;
+  return onlyTrackingParameters(target.slice(queryAt)) ? target.slice(0, queryAt) : null;
 }
 
 /** The cache key of a document response, or null when the response must be rendered for this request alone. */
@@ -89,7 +92,7 @@ export function documentCacheKey(
   context: Pick<EntryContext, "staticHandlerContext" | "routeModules">,
 ): string | null {
   const url = new URL(request.url);
-  const path = sharedDocumentPath(request.method, url.pathname + url.search, request.headers.get("Cookie"));
+  const path = sharedDocumentPath(request.method, url.pathname + url.search);
   if (path === null || status !== 200 || headers.has("Set-Cookie")) return null;
   const { actionData, errors, matches, loaderData } = context.staticHandlerContext;
   if (actionData || errors) return null;

@@ -47,7 +47,7 @@ export function createFastPath() {
      */
     serve(request: IncomingMessage, response: ServerResponse, now = Date.now()): boolean {
       const { method = "" } = request;
-      const path = sharedDocumentPath(method, request.url ?? "", request.headers.cookie);
+      const path = sharedDocumentPath(method, request.url ?? "");
       const offer = path === null ? undefined : offers.get(path);
       if (path === null || !offer) return false;
       if (now >= offer.until) {

@@ -12,10 +12,10 @@ import {
 import { inlineScriptHashes } from "./script-hashes.server";
 
 /**
- * What the bytes depend on besides the URL: the coding, and whether the request carried a
- * cookie (a request with one gets a page rendered for it alone, e.g. with a flash notice).
+ * What the bytes depend on besides the URL: the coding alone. Cookies do not count (the site
+ * reads none; a sender's notice travels in the URL), so a cache need not key on them.
  */
-export const sharedVary = "Accept-Encoding, Cookie";
+export const sharedVary = "Accept-Encoding";
 
 /** Headers that describe one coding's body, left out of a 304 (it has none). */
 const bodyHeaders = new Set(["content-length", "content-encoding", "content-type"]);

@@ -40,10 +40,10 @@ function exchange(
 const statusLines = (text: string) =>
   [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => Number(match[1]));
 
-/** A POST of one enquiry, from `localAddress` with `headers`; the status and Set-Cookie. */
+/** A POST of one enquiry, from `localAddress` with `headers`; the status. */
 function postEnquiry(port: number, headers: Record<string, string>, localAddress = "127.0.0.1") {
   const body = new URLSearchParams(enquiryBody(validEnquiry())).toString();
-  return new Promise<{ status: number; cookie: string }>((resolve, reject) => {
+  return new Promise<{ status: number }>((resolve, reject) => {
     const request = httpRequest(
       {
         host: "127.0.0.1",
@@ -56,9 +56,7 @@ function postEnquiry(port: number, headers: Record<string, string>, localAddress
       },
       (response) => {
         response.resume();
-        response.on("end", () =>
-          resolve({ status: response.statusCode ?? 0, cookie: String(response.headers["set-cookie"] ?? "") }),
-        );
+        response.on("end", () => resolve({ status: response.statusCode ?? 0 }));
       },
     );
     request.on("error", reject);
@@ -168,9 +166,7 @@ test.describe("the HTTP server", { tag: "@process" }, () => {
     }
   });
 
-  test("TRUST_PROXY as a list: only the proxy says who the client is, and its X-Forwarded-Proto: https makes cookies Secure", async ({
-    serverNode,
-  }) => {
+  test("TRUST_PROXY as a list: only the proxy says who the client is", async ({ serverNode }) => {
     // The proxy is 127.0.0.1; a client connecting from 127.0.0.16 stands for anyone else.
     const server = await startServer({
       node: serverNode,
@@ -188,14 +184,6 @@ test.describe("the HTTP server", { tag: "@process" }, () => {
       for (let index = 0; index < 3; index += 1)
         proxied.push((await postEnquiry(server.port, forged(index))).status);
       expect(proxied).toEqual([303, 303, 303]);
-
-      const https = { "X-Forwarded-For": "198.51.100.9", "X-Forwarded-Proto": "https" };
-      const secure = await postEnquiry(server.port, https);
-      expect(secure.cookie).toMatch(/^enquiry_notice=.*; Secure/i);
-      const spoofed = await postEnquiry(server.port, https, "127.0.0.17");
-      expect(spoofed.status).toBe(303);
-      expect(spoofed.cookie).toMatch(/^enquiry_notice=/);
-      expect(spoofed.cookie).not.toMatch(/Secure/i);
     } finally {
       await server.stop();
     }

@@ -58,7 +58,7 @@ const pages: { policy: Policy; title: string; headings: string[]; sentence: stri
       "Contact us",
     ],
     sentence:
-      "Today the website sets only strictly necessary, functional cookies, and only first-party ones:",
+      "Today the website sets no cookies, first-party or third-party, and reads none that your browser may send.",
   },
 ];
 

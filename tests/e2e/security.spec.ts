@@ -6,10 +6,10 @@ import { expect, test } from "../support/fixtures";
 
 /** Every kind of response the app itself produces: documents, data, and resource routes. */
 const sharedDocuments = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];
-const perVisitorDocuments: Array<[string, string, string?]> = [
+const perVisitorDocuments: Array<[string, string]> = [
   ["not found", "/no-such-page"],
-  ["a query", "/?utm_source=newsletter"],
-  ["a cookie", "/privacy-policy", "theme=dark"],
+  ["a query", "/?page=2"],
+  ["a sender's landing URL", "/?enquiry=not-a-token"],
 ];
 const resources = ["/healthz", "/sitemap.xml", "/robots.txt", "/manifest.webmanifest", "/_root.data"];
 
@@ -77,9 +77,9 @@ for (const path of sharedDocuments) {
   });
 }
 
-for (const [label, path, cookie] of perVisitorDocuments) {
+for (const [label, path] of perVisitorDocuments) {
   test(`per-visitor document (${label}) carries a nonce CSP on every script`, async ({ request }) => {
-    const response = await request.get(path, { headers: cookie ? { Cookie: cookie } : {} });
+    const response = await request.get(path);
     const scriptSrc = expectDocumentPolicy(response.headers());
     expect(scriptSrc).toHaveLength(2);
     expect(scriptSrc[0]).toMatch(/^'nonce-[A-Za-z0-9+/]{22}=='$/);
@@ -108,7 +108,7 @@ for (const path of resources) {
 test("a per-visitor document gets a fresh nonce on every response", async ({ request }) => {
   const nonces = new Set<string>();
   for (let i = 0; i < 5; i++) {
-    const response = await request.get("/?ref=5");
+    const response = await request.get("/?page=5");
     const csp = response.headers()["content-security-policy"] ?? "";
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? "";
     const html = await response.text();
@@ -142,21 +142,19 @@ test.describe("hydration", () => {
   });
 
   test("a page with a query hydrates under its nonce CSP", async ({ page }) => {
-    const response = await page.goto("/terms-conditions?utm_source=newsletter");
+    const response = await page.goto("/terms-conditions?page=2");
     expect(response?.headers()["content-security-policy"]).toMatch(/'nonce-[^']+' 'strict-dynamic'/);
     await waitForHydration(page);
   });
 
-  test("the page after a no-JS enquiry, with its flash notice, hydrates under its nonce CSP", async ({
-    page,
-  }) => {
-    // The form posted without JavaScript: the redirect sets the notice cookie in this browser.
+  test("the page after a no-JS enquiry, with its notice, hydrates under its nonce CSP", async ({ page }) => {
+    // The form posted without JavaScript: the redirect names the sender's landing URL.
     const posted = await page.request.post("/?index", { form: enquiryBody(validEnquiry()), maxRedirects: 0 });
     expect(posted.status()).toBe(303);
-    const response = await page.goto("/");
+    const response = await page.goto(posted.headers().location ?? "");
     const headers = response?.headers() ?? {};
     expect(headers["content-security-policy"]).toMatch(/'nonce-[^']+' 'strict-dynamic'/);
-    expect(headers["cache-control"]).toBe("private, no-cache");
+    expect(headers["cache-control"]).toBe("private, no-store");
     expect(headers.etag).toBeUndefined();
     await expect(page.getByText(NOTICE.sent)).toBeVisible();
     await waitForHydration(page);
@@ -176,16 +174,19 @@ test("the enquiry's 303 redirect, data responses and /__manifest carry the secur
   const redirect = await request.post("/?index", { form: enquiryBody(validEnquiry()), maxRedirects: 0 });
   expect(redirect.status()).toBe(303);
   expectSecurityHeaders(redirect.headers());
-  const cookie = /enquiry_notice=[^;]*/.exec(redirect.headers()["set-cookie"] ?? "")?.[0] ?? "";
-  expect(cookie).not.toBe("");
+  const token = new URL(redirect.headers().location ?? "", "http://x").searchParams.get("enquiry");
+  expect(token).toBeTruthy();
 
   for (const path of ["/_root.data", "/_index.data", "/__manifest?p=%2F&version=x"]) {
-    const response = await request.get(path, { headers: { Cookie: "" } });
+    const response = await request.get(path);
     expectSecurityHeaders(response.headers());
   }
-  // The notice cookie makes the data this visitor's alone.
-  for (const path of ["/_root.data", "/_root.data?_routes=routes%2F_index"]) {
-    const response = await request.get(path, { headers: { Cookie: cookie } });
+  // The notice's token makes the data this visitor's alone.
+  for (const path of [
+    `/_root.data?enquiry=${token}`,
+    `/_root.data?enquiry=${token}&_routes=routes%2F_index`,
+  ]) {
+    const response = await request.get(path);
     expect(response.status()).toBe(200);
     expect(response.headers()["cache-control"]).toBe("private, no-store");
     expectSecurityHeaders(response.headers());

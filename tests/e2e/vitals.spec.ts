@@ -62,6 +62,18 @@ function watchRequests(page: Page) {
   };
 }
 
+/** Visits `path` until its reporter is loaded, leaves it, and returns the lines that view stored. */
+async function reportedLines(page: Page, stored: () => StoredLine[], path: string) {
+  const before = stored().length;
+  const requests = watchRequests(page);
+  await page.goto(path);
+  await waitForHydration(page);
+  await expect.poll(() => requests.reporter().length).toBe(1);
+  await page.goto("about:blank");
+  await expect.poll(() => stored().length - before).toBeGreaterThanOrEqual(3);
+  return stored().slice(before);
+}
+
 test.describe("in the browser", () => {
   test("a page view stores its LCP, INP, CLS, FCP and TTFB once, sent after load and only when the page is hidden", async ({
     page,
@@ -120,16 +132,17 @@ test.describe("in the browser", () => {
     });
 
     test("a path no page claims reports as the 404 page, from a mobile", async ({ page, stored }) => {
-      const before = stored().length;
-      const requests = watchRequests(page);
-      await page.goto("/no-such-page/deep?q=1");
-      await waitForHydration(page);
-      await expect.poll(() => requests.reporter().length).toBe(1);
-      await page.goto("about:blank");
-      await expect.poll(() => stored().length - before).toBeGreaterThanOrEqual(3);
-      for (const line of stored().slice(before))
+      for (const line of await reportedLines(page, stored, "/no-such-page/deep?q=1"))
         expect(line).toMatchObject({ route: "404", device: "mobile" });
     });
+  });
+
+  test("a visit from a campaign link reports the route without its query", async ({ page, stored }) => {
+    const path = "/privacy-policy?utm_source=newsletter&utm_campaign=launch&gclid=CLICK123";
+    for (const line of await reportedLines(page, stored, path)) {
+      expect(line).toMatchObject({ route: "/privacy-policy" });
+    }
+    expect(JSON.stringify(stored())).not.toMatch(/utm_|newsletter|launch|gclid|CLICK123/);
   });
 
   const optedOut: Array<[string, () => void]> = [

@@ -81,6 +81,18 @@ describe("parseEnv", () => {
     expect(env.EMAILJS_ORIGIN).toBe("api.emailjs.com");
   });
 
+  it("never logs NOTICE_SECRET's value, not even a wrong one", () => {
+    const lines: string[] = [];
+    const env = parseEnv({ NOTICE_SECRET: "short-secret" }, (line) => lines.push(line));
+    expect(env.NOTICE_SECRET).toBeUndefined();
+    expect(lines).toEqual([
+      expect.stringMatching(/^config: NOTICE_SECRET is invalid \(must be at least 32 characters/),
+    ]);
+    expect(lines.join("\n")).not.toContain("short-secret");
+    const good = "k".repeat(32);
+    expect(parseEnv({ NOTICE_SECRET: ` ${good} ` }).NOTICE_SECRET).toBe(good);
+  });
+
   it("warns once at start about a missing SITE_URL, only in production", () => {
     const warnings = (source: Record<string, string>) => {
       const lines: string[] = [];

@@ -76,9 +76,28 @@ describe("fast path", () => {
   });
 
   it.each([
+    ["campaign parameters", "/?utm_source=newsletter&utm_medium=email&utm_campaign=launch", {}],
+    ["ad click ids", "/?gclid=a&msclkid=b&fbclid=c", {}],
+    ["an empty query", "/?", {}],
+    ["foreign cookies", "/", { cookie: "_ga=GA1.2.3; __cf_bm=x" }],
+  ])("serves the same document to a request with %s", async (_label, path, headers) => {
+    const clean = await send("GET", "/", { "accept-encoding": "br" });
+    const response = await send("GET", path, { "accept-encoding": "br", ...headers });
+    expect(response.status).toBe(200);
+    expect(response.headers.etag).toBe(clean.headers.etag);
+    expect(Buffer.compare(response.body, clean.body)).toBe(0);
+    const notModified = await send("GET", path, {
+      "if-none-match": String(clean.headers.etag),
+      "accept-encoding": "br",
+    });
+    expect(notModified.status).toBe(304);
+  });
+
+  it.each([
     ["a POST", "POST", "/", {}],
-    ["a query", "GET", "/?utm_source=x", {}],
-    ["a cookie", "GET", "/", { cookie: "flash=1" }],
+    ["an unknown query", "GET", "/?page=2", {}],
+    ["a tracking parameter beside an unknown one", "GET", "/?utm_source=x&page=2", {}],
+    ["the enquiry notice's token", "GET", "/?enquiry=abc", {}],
     ["a path never offered", "GET", "/privacy", {}],
     ["another spelling of the path", "GET", "//", {}],
   ])("leaves %s to the app", async (_label, method, path, headers) => {

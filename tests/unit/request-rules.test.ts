@@ -17,17 +17,28 @@ describe("the request log's target", () => {
 });
 
 describe("which requests may get a shared document", () => {
-  it("a GET or HEAD of a path, with no query and no cookie", () => {
-    expect(sharedDocumentPath("GET", "/", undefined)).toBe("/");
-    expect(sharedDocumentPath("HEAD", "/terms-conditions", null)).toBe("/terms-conditions");
+  it("a GET or HEAD of a path with no query, whatever cookies come with it", () => {
+    expect(sharedDocumentPath("GET", "/")).toBe("/");
+    expect(sharedDocumentPath("HEAD", "/terms-conditions")).toBe("/terms-conditions");
+    expect(sharedDocumentPath("GET", "/?")).toBe("/");
   });
 
-  it("nothing else: other methods, a query, any cookie, a target that is not a path", () => {
-    expect(sharedDocumentPath("POST", "/", undefined)).toBeNull();
-    expect(sharedDocumentPath("GET", "/?ref=mail", undefined)).toBeNull();
-    expect(sharedDocumentPath("GET", "/?", undefined)).toBeNull();
-    expect(sharedDocumentPath("GET", "/", "enquiry_notice=x")).toBeNull();
-    expect(sharedDocumentPath("GET", "/", "")).toBeNull();
-    expect(sharedDocumentPath("GET", "*", undefined)).toBeNull();
+  it("under its clean path when the query holds only tracking parameters", () => {
+    expect(sharedDocumentPath("GET", "/?utm_source=newsletter&utm_medium=email&utm_campaign=launch")).toBe(
+      "/",
+    );
+    expect(sharedDocumentPath("GET", "/privacy-policy?gclid=abc&fbclid=def&ref=mail")).toBe(
+      "/privacy-policy",
+    );
+    expect(sharedDocumentPath("HEAD", "/?msclkid=1")).toBe("/");
+  });
+
+  it("nothing else: other methods, any other parameter, the notice's token, a target that is not a path", () => {
+    expect(sharedDocumentPath("POST", "/")).toBeNull();
+    expect(sharedDocumentPath("GET", "/?page=2")).toBeNull();
+    expect(sharedDocumentPath("GET", "/?utm_source=mail&page=2")).toBeNull();
+    expect(sharedDocumentPath("GET", "/?enquiry=abc.def.ghi")).toBeNull();
+    expect(sharedDocumentPath("GET", "/?index")).toBeNull();
+    expect(sharedDocumentPath("GET", "*")).toBeNull();
   });
 });

@@ -135,10 +135,30 @@ describe("documentCacheKey", () => {
   });
 
   it.each([
+    ["campaign parameters", "http://localhost/?utm_source=newsletter&utm_medium=email&utm_campaign=launch"],
+    ["an ad click id", "http://localhost/?gclid=Cj0KCQ&fbclid=IwAR2"],
+    ["an empty query", "http://localhost/?"],
+  ])("keys %s like the clean URL", (_label, url) => {
+    expect(documentCacheKey(get(url), 200, new Headers(), context({}))).toBe(
+      documentCacheKey(get(), 200, new Headers(), context({})),
+    );
+  });
+
+  it("ignores cookies: the site reads none, so foreign ones do not make a page personal", () => {
+    const request = get("http://localhost/", {
+      headers: { Cookie: "_ga=GA1.2.3; __cf_bm=x; cf_clearance=y" },
+    });
+    expect(documentCacheKey(request, 200, new Headers(), context({}))).toBe(
+      documentCacheKey(get(), 200, new Headers(), context({})),
+    );
+  });
+
+  it.each([
     ["a query string", get("http://localhost/?name=x"), 200, new Headers(), context({})],
+    ["the enquiry notice's token", get("http://localhost/?enquiry=abc"), 200, new Headers(), context({})],
     [
-      "a cookie",
-      get("http://localhost/", { headers: { Cookie: "flash=1" } }),
+      "a tracking parameter beside an unknown one",
+      get("http://localhost/?utm_source=x&page=2"),
       200,
       new Headers(),
       context({}),

@@ -7,7 +7,7 @@ const mail = `[${site.email}](mailto:${site.email})`;
 export const cookiePolicy: Policy = {
   path: "/cookie-policy",
   title: "Cookie Policy",
-  summary: `Which cookies the ${site.name} website uses — only strictly necessary ones, no statistics, marketing or social media cookies — how consent works and how to control cookies in your browser.`,
+  summary: `Which cookies the ${site.name} website uses — none: no functional, statistics, marketing or social media cookies — how consent works and how to control cookies in your browser.`,
   updated: "2026-11-23",
   intro: [
     {
@@ -16,7 +16,7 @@ export const cookiePolicy: Policy = {
     },
     {
       kind: "paragraph",
-      text: "In short: the website sets only the cookies it strictly needs to work. It sets no cookies for statistics, marketing or social media, and no other company places cookies through it.",
+      text: "In short: the website sets no cookies at all. It needs none to work, it sets none for statistics, marketing or social media, and no other company places cookies through it.",
     },
   ],
   sections: [
@@ -53,17 +53,15 @@ export const cookiePolicy: Policy = {
       blocks: [
         {
           kind: "paragraph",
-          text: "Today the website sets only strictly necessary, functional cookies, and only first-party ones:",
-        },
-        {
-          kind: "list",
-          items: [
-            "After you send an enquiry through the contact form, a short-lived cookie carries the confirmation notice (sent, or please try again) to the page you see next. It holds no personal details, is readable by our server only, and is removed as soon as the notice has been shown.",
-          ],
+          text: "Today the website sets no cookies, first-party or third-party, and reads none that your browser may send.",
         },
         {
           kind: "paragraph",
-          text: "We set no statistics, marketing or social media cookies, and we do not embed content, fonts or scripts from other companies, so no third party can set cookies through our pages. If you never send an enquiry, the website sets no cookies at all.",
+          text: "After you send an enquiry through the contact form, the confirmation notice reaches the page you see next through its web address, not a cookie: the address carries a one-time code that holds no personal details, works once and expires after five minutes.",
+        },
+        {
+          kind: "paragraph",
+          text: "We set no statistics, marketing or social media cookies, and we do not embed content, fonts or scripts from other companies, so no third party can set cookies through our pages.",
         },
         {
           kind: "paragraph",
@@ -76,7 +74,7 @@ export const cookiePolicy: Policy = {
       blocks: [
         {
           kind: "paragraph",
-          text: "Strictly necessary cookies do not require consent. Because the website sets no non-essential cookies, we do not show a cookie banner or a ‘Save preferences’ pop-up: there is nothing to agree to.",
+          text: "Strictly necessary cookies do not require consent, and others do. Because the website sets no cookies at all, we do not show a cookie banner or a ‘Save preferences’ pop-up: there is nothing to agree to.",
         },
         {
           kind: "paragraph",
@@ -102,7 +100,7 @@ export const cookiePolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: "Blocking cookies does not stop you from using this website. If you block all cookies, the enquiry form still sends your message; you may simply not see the confirmation notice afterwards.",
+          text: "Blocking cookies does not change anything on this website: the enquiry form sends your message and shows its confirmation notice with or without cookies.",
         },
       ],
     },

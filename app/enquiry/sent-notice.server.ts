@@ -1,0 +1,141 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
+
+/**
+ * The success notice after an enquiry travels in the URL the sender is redirected to, not in a
+ * cookie: a cache in front that keys by URL and forwards no cookies must still let it through.
+ * The URL carries a token `<id>.<expiry>.<mac>`: 128 random bits, the expiry in seconds
+ * (base 36), and an HMAC-SHA256 of both under NOTICE_SECRET, so editing the URL forges
+ * nothing. A token shows its notice once: the first GET claims its id, in memory and with a
+ * marker file created O_EXCL in `notices/` of the data folder, so servers that share the folder
+ * (and NOTICE_SECRET) never show one notice twice. Markers are swept once their token expired.
+ */
+
+/** How long a landing URL holds its notice: browsers follow the redirect at once; minutes allow for a slow load. */
+export const NOTICE_TTL_MS = 5 * 60_000;
+
+/** Claims kept in memory at most (only tokens this server issued and saw redeemed within their lifetime). */
+const MAX_CLAIMS = 10_000;
+const SWEEP_EVERY_MS = 60_000;
+
+const ID = /^[A-Za-z0-9_-]{22}$/;
+const TOKEN = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{22})$/;
+
+export interface SentNotices {
+  /** Where a sender lands after a successful enquiry: the home page's form, with a fresh token. */
+  landingUrl(): string;
+  /** The notice a landing URL's token stands for, the first time it is read; null for anything else. */
+  redeem(token: string | null): Promise<Notice | null>;
+}
+
+export interface SentNoticeOptions {
+  /** NOTICE_SECRET; without it, a random key of this process (and one log line saying so). */
+  secret: string | undefined;
+  /** The data folder (ENQUIRY_STORE_DIR): markers of used tokens go to its `notices/`. */
+  storeDir: string;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+export function createSentNotices({
+  secret,
+  storeDir,
+  now = Date.now,
+  log = console.error,
+}: SentNoticeOptions): SentNotices {
+  if (secret === undefined) {
+    log(
+      "config: NOTICE_SECRET is not set, so the success notice after an enquiry sent without JavaScript is signed with a random key of this process; with more than one server behind the site, set NOTICE_SECRET to one random value (32 characters or more) on every server",
+    );
+  }
+  const key = secret ?? randomBytes(32).toString("base64");
+  const mac = (id: string, expires: string) =>
+    createHmac("sha256", key)
+      .update(`enquiry-notice.v1.${id}.${expires}`)
+      .digest()
+      .subarray(0, 16)
+      .toString("base64url");
+  const claims = createClaims(join(storeDir, "notices"), now, log);
+
+  return {
+    landingUrl() {
+      const id = randomBytes(16).toString("base64url");
+      const expires = Math.ceil((now() + NOTICE_TTL_MS) / 1000).toString(36);
+      return `/?${NOTICE_PARAMETER}=${id}.${expires}.${mac(id, expires)}#contact`;
+    },
+    async redeem(token) {
+      const [, id = "", expires = "", given = ""] = TOKEN.exec(token ?? "") ?? [];
+      if (id === "") return null;
+      // The MAC's text is compared, not its bytes: base64 has several spellings of the last bits.
+      if (!timingSafeEqual(Buffer.from(given), Buffer.from(mac(id, expires)))) return null;
+      const expiresAt = Number.parseInt(expires, 36) * 1000;
+      if (!(expiresAt > now())) return null;
+      return (await claims.claim(id, expiresAt)) ? { kind: "sent", id } : null;
+    },
+  };
+}
+
+/** Single use of token ids, across the servers that share `dir`. */
+function createClaims(dir: string, now: () => number, log: (line: string) => void) {
+  const claimed = new Map<string, number>();
+  let warned = false;
+  let lastSweep = 0;
+
+  /** "taken" when another request (on any server sharing the folder) claimed the id first. */
+  async function mark(id: string, retry = true): Promise<"marked" | "taken" | "unmarked"> {
+    try {
+      await (await open(join(dir, id), "wx")).close();
+      warned = false;
+      return "marked";
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return "taken";
+      if (code === "ENOENT" && retry) {
+        await mkdir(dir, { recursive: true }).catch(() => {});
+        return mark(id, false);
+      }
+      if (!warned) {
+        warned = true;
+        log(
+          `notices: cannot write ${dir} (${code ?? String(error)}); until it can, a success notice's URL is single-use on this server only, not across servers sharing ENQUIRY_STORE_DIR`,
+        );
+      }
+      return "unmarked";
+    }
+  }
+
+  /** Markers of tokens that have expired anyway; each entry is removed or left on its own. */
+  async function sweep(): Promise<void> {
+    const oldest = now() - NOTICE_TTL_MS - SWEEP_EVERY_MS;
+    for await (const entry of await opendir(dir)) {
+      if (!ID.test(entry.name)) continue;
+      const path = join(dir, entry.name);
+      try {
+        const stats = await lstat(path);
+        if (stats.isFile() && stats.mtimeMs < oldest) await unlink(path);
+      } catch {
+        // Gone already (another server swept it) or not ours to remove: the next sweep sees.
+      }
+    }
+  }
+
+  return {
+    async claim(id: string, expiresAt: number): Promise<boolean> {
+      for (const [known, until] of claimed) {
+        if (until > now() && claimed.size < MAX_CLAIMS) break;
+        claimed.delete(known);
+      }
+      if (claimed.has(id)) return false;
+      // Claimed in memory before the first await: a second request for the same URL loses at once.
+      claimed.set(id, expiresAt);
+      if ((await mark(id)) === "taken") return false;
+      if (now() - lastSweep >= SWEEP_EVERY_MS) {
+        lastSweep = now();
+        sweep().catch(() => {});
+      }
+      return true;
+    },
+  };
+}
