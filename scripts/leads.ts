@@ -11,12 +11,11 @@
 // It reads ENQUIRY_STORE_DIR as the server does (default ./data), with the store's own rules
 // (app/leads/store.server.ts). `npm run build` bundles it into build/leads.js
 // (scripts/build-commands.js), so the production image has it too.
-import { join } from "node:path";
 import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
 import { describeLeads } from "~/leads/health";
 import type { Lead } from "~/leads/lead";
-import { readLockHolder } from "~/leads/lock.server";
+import { delivererLockPath, readLockHolder } from "~/leads/lock.server";
 import { release, requeue } from "~/leads/schedule";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { showInvisible } from "~/text/invisible-characters";
@@ -40,8 +39,9 @@ try {
   else if (command === undefined) await list(false);
   else usage();
 } catch (error) {
+  const changes = command === "retry" || command === "release" || command === "erase";
   console.error(
-    `leads: cannot read ${store.folder}: ${error instanceof Error ? error.message : String(error)}`,
+    `leads: cannot ${changes ? "change" : "read"} ${store.folder}: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exit(1);
 }
@@ -203,7 +203,7 @@ async function health() {
   console.log(
     `leads: ${counts.pending} pending${counts.pending > 0 ? ` (oldest ${counts.oldestPendingSeconds} s)` : ""}, ${counts.failed} failed, ${count("inbox")} inbox, ${count("sent")} sent, ${counts.spam} in the quarantine`,
   );
-  const holder = await readLockHolder(join(store.folder, "deliverer.lock"));
+  const holder = await readLockHolder(delivererLockPath(store.folder));
   console.log(
     holder
       ? `delivery: held by process ${showInvisible(holder.token) || "(unnamed)"}${holder.since ? ` since ${showInvisible(holder.since)}` : ""}, heartbeat ${(holder.heartbeatAgeMs / 1000).toFixed(1)} s ago${holder.stale ? " (stale: the next server to look takes over)" : ""}`

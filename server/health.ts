@@ -25,7 +25,8 @@ export function healthAnswer(options: {
   return { status: draining ? 503 : 200, body: JSON.stringify(body) };
 }
 
-function bearerMatches(authorization: string | null | undefined, token: string | undefined): boolean {
+/** Whether `authorization` is `Bearer <token>` for a configured token. */
+export function bearerMatches(authorization: string | null | undefined, token: string | undefined): boolean {
   if (!token || !authorization) return false;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) return false;

@@ -41,5 +41,3 @@ export function isBlocked(list: BlockList, enquiry: Enquiry): boolean {
   const domain = enquiry.email.slice(enquiry.email.lastIndexOf("@") + 1).toLowerCase();
   return list.domains.some((blocked) => domain === blocked || domain.endsWith(`.${blocked}`));
 }
-
-export const blockListSize = (list: BlockList) => list.people.length + list.domains.length;

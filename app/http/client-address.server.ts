@@ -55,8 +55,6 @@ export function createClientResolver(trust: TrustProxy) {
   };
 }
 
-export type ClientResolver = ReturnType<typeof createClientResolver>;
-
 function subnetList(entries: readonly string[]): BlockList {
   const list = new BlockList();
   for (const entry of entries) {

@@ -93,12 +93,13 @@ export function createDelivery(options: {
     timer.unref();
   };
 
-  // A broken folder fails every few seconds the same way: say it once, until it changes.
-  let lastReport = "";
-  const report = (error: unknown) => {
+  // A broken folder fails every few seconds the same way: each task (sending; the lock and
+  // retention; the scan) says it once until its error changes, so two never alternate in the log.
+  const lastReport = new Map<"send" | "lock" | "scan", string>();
+  const report = (task: "send" | "lock" | "scan") => (error: unknown) => {
     const line = `lead store: ${store.folder}: ${error instanceof Error ? error.message : String(error)}`;
-    if (line !== lastReport) log(line);
-    lastReport = line;
+    if (line !== lastReport.get(task)) log(line);
+    lastReport.set(task, line);
   };
 
   // One line when writing outcomes starts failing (per cause), one when they are written again.
@@ -189,17 +190,18 @@ export function createDelivery(options: {
         log(`lead store: another process took over delivery from ${store.folder}; this one waits`);
         return;
       }
-      if (stopping) return;
       // Erased while it waited (`npm run leads -- erase`): never sent, never written back.
       if (await store.isErased(lead)) {
         immediate.delete(lead.id);
         schedule(0);
         return;
       }
+      // Checked after the last await before the send: a SIGTERM during the checks starts no send.
+      if (stopping) return;
       await send(lead, sending);
       schedule(intervalMs);
     } catch (error) {
-      report(error);
+      report("send")(error);
       schedule(intervalMs);
     }
   }
@@ -229,7 +231,7 @@ export function createDelivery(options: {
         await store.prune({ days: retentionDays, spamDays: spamRetentionDays });
       }
     } catch (error) {
-      report(error);
+      report("lock")(error);
     }
   }
 
@@ -238,7 +240,7 @@ export function createDelivery(options: {
       await store.scan();
       return true;
     } catch (error) {
-      report(error);
+      report("scan")(error);
       return false;
     }
   }
@@ -285,7 +287,7 @@ export function createDelivery(options: {
       }
       for (const interval of timers) clearInterval(interval);
       timers.length = 0;
-      if (owner) await lock.release().catch(report);
+      if (owner) await lock.release().catch(report("lock"));
       owner = false;
     },
     delivering: () => owner,

@@ -1,10 +1,9 @@
-import { join } from "node:path";
 import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
 import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health";
 import type { SpamReason } from "~/leads/lead";
-import { createDelivererLock } from "~/leads/lock.server";
+import { createDelivererLock, delivererLockPath } from "~/leads/lock.server";
 import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
 import type { MailTransport } from "~/mail/types";
 
@@ -66,7 +65,7 @@ export function createLeadService(
   const delivery = createDelivery({
     store,
     transport,
-    lock: createDelivererLock({ path: join(folder, "deliverer.lock") }),
+    lock: createDelivererLock({ path: delivererLockPath(folder) }),
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
     spamRetentionDays: config.ENQUIRY_SPAM_RETENTION_DAYS,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { lstat, open, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 
 /** The holder refreshes the lock's mtime this often… */
 export const HEARTBEAT_MS = 2_000;
@@ -9,6 +10,13 @@ export const HEARTBEAT_MS = 2_000;
  * after a crash waits no longer than this.
  */
 export const STALE_AFTER_MS = 10_000;
+/** How long a takeover of a stale lock waits before it reads back whose rename won. */
+const TAKEOVER_SETTLE_MS = 250;
+
+/** The deliverer's lock file, beside the leads (its name is never a lead's). */
+export function delivererLockPath(leadsFolder: string): string {
+  return join(leadsFolder, "deliverer.lock");
+}
 
 interface Holder {
   token: string;
@@ -101,7 +109,10 @@ export function createDelivererLock(options: {
       const temporary = `${path}.${me.token}`;
       await writeFile(temporary, JSON.stringify(me), { mode: 0o600 });
       await rename(temporary, path);
-      // Two processes taking over at once: the last rename wins, the other reads it back here.
+      // Two processes taking over at once: the last rename wins. Reading it back only after a
+      // pause lets a rival that saw the same stale lock land its rename first, so the loser
+      // never sends in between.
+      await new Promise((resolve) => setTimeout(resolve, TAKEOVER_SETTLE_MS));
       return holds();
     },
 

@@ -163,6 +163,8 @@ export function createLeadStore(options: {
   const erased = erasedFolder(folder);
   let made = false;
   let missingReported = false;
+  /** Whether the scan under way ran out of file descriptors. */
+  let outOfDescriptors = false;
   let last: WriteOutcome | null = null;
 
   const record = (error: unknown) => {
@@ -207,16 +209,8 @@ export function createLeadStore(options: {
   let queued: Promise<void> | undefined;
   const syncFolder = (): Promise<void> => {
     if (queued) return queued;
-    const run = async () => {
-      const handle = await open(folder, "r");
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    };
     const start = () => {
-      const current = run().finally(() => {
+      const current = fsyncFolder(folder).finally(() => {
         if (syncing === current) syncing = undefined;
       });
       syncing = current;
@@ -433,6 +427,7 @@ export function createLeadStore(options: {
       if (code === "ENOENT") return forget(name);
       // Out of descriptors for a moment (another part of the process): the next scan tries again.
       if (code === "EMFILE" || code === "ENFILE") {
+        outOfDescriptors = true;
         report("", {
           key: code,
           line: `${folder}: too many open files (${code}); some leads wait for the next scan`,
@@ -483,11 +478,13 @@ export function createLeadStore(options: {
     const present = new Set(names);
     for (const name of cache.keys()) if (!present.has(name)) forget(name);
     for (const name of reported.keys()) if (name !== "" && !present.has(name)) reported.delete(name);
-    reported.delete("");
     const time = now().getTime();
     const entries = names.filter((name) => LEAD_FILE.test(name) || name.startsWith(TEMP_PREFIX)).sort();
     const gone = new Set(await readdir(erased).catch(() => [] as string[]));
+    outOfDescriptors = false;
     await eachLimited(entries, READ_CONCURRENCY, (name) => inspect(name, time, gone));
+    // Said once while it lasts, and again if it comes back after a scan without it.
+    if (!outOfDescriptors) reported.delete("");
     // Two consistent files with one id (a lead edited by hand): the first one is the lead.
     const owners = new Map<string, string>();
     for (const [name, { lead }] of [...cache.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -536,7 +533,7 @@ export function createLeadStore(options: {
   const probeOnce = async (): Promise<WriteOutcome> => {
     const path = join(folder, `${TEMP_PREFIX}probe-${randomUUID()}`);
     try {
-      const handle = create ? await openNew(path) : await open(path, "wx", 0o600);
+      const handle = await openNew(path);
       try {
         await handle.writeFile("probe\n");
         await handle.datasync();

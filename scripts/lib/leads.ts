@@ -4,27 +4,15 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Enquiry, HONEYPOT_FIELD } from "../../app/enquiry/fields";
-import { newLead } from "../../app/leads/lead";
+import { type Lead, leadFileName, newLead } from "../../app/leads/lead";
 import type { FakeEmailJs } from "./fake-emailjs";
-
-/** A lead as the store keeps it on disk (app/leads/lead.ts), read the way an operator would. */
-export interface StoredLead {
-  id: string;
-  receivedAt: string;
-  state: "pending" | "sent" | "failed" | "inbox" | "spam";
-  attempts: number;
-  lastError: string | null;
-  reason?: "honeypot" | "missing-field" | "blocklist" | "headless";
-  releasedAt?: string;
-  enquiry: { name: string; email: string; countryCode: string; phoneNumber: string; message: string };
-}
 
 /**
  * Every lead under ENQUIRY_STORE_DIR, oldest first (none when the folder is missing), read the
  * way the store reads them: regular files whose name is their lead's own (`<ms>-<id>.json`);
  * copies, directories, FIFOs and damaged files are not leads.
  */
-export function readLeads(storeDir: string): StoredLead[] {
+export function readLeads(storeDir: string): Lead[] {
   const folder = join(storeDir, "leads");
   let names: string[];
   try {
@@ -37,17 +25,15 @@ export function readLeads(storeDir: string): StoredLead[] {
     .sort()
     .flatMap((name) => {
       try {
-        const lead = JSON.parse(readFileSync(join(folder, name), "utf8")) as StoredLead;
-        return name === `${String(Date.parse(lead.receivedAt)).padStart(13, "0")}-${lead.id}.json`
-          ? [lead]
-          : [];
+        const lead = JSON.parse(readFileSync(join(folder, name), "utf8")) as Lead;
+        return name === leadFileName(lead) ? [lead] : [];
       } catch {
         return [];
       }
     });
 }
 
-export function leadNamed(storeDir: string, name: string): StoredLead | undefined {
+export function leadNamed(storeDir: string, name: string): Lead | undefined {
   return readLeads(storeDir).find((lead) => lead.enquiry.name === name);
 }
 
@@ -87,16 +73,16 @@ export async function postEnquiry(url: string, values: Enquiry): Promise<Respons
 /** Writes a lead file as the store would (name `<ms>-<id>.json`), and returns its path. */
 export function writeLeadFile(
   storeDir: string,
-  lead: Partial<StoredLead> & Pick<StoredLead, "enquiry">,
-): { path: string; lead: StoredLead } {
+  lead: Partial<Lead> & Pick<Lead, "enquiry">,
+): { path: string; lead: Lead } {
   const at = new Date(lead.receivedAt ?? Date.now());
   const full = {
     ...newLead({ id: randomUUID(), enquiry: lead.enquiry, state: "pending", at }),
     ...lead,
-  } as StoredLead;
+  } as Lead;
   const folder = join(storeDir, "leads");
   mkdirSync(folder, { recursive: true });
-  const path = join(folder, `${String(Date.parse(full.receivedAt)).padStart(13, "0")}-${full.id}.json`);
+  const path = join(folder, leadFileName(full));
   writeFileSync(path, `${JSON.stringify(full)}\n`);
   return { path, lead: full };
 }

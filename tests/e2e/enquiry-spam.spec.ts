@@ -3,7 +3,8 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { leadNamed, leadsCli, readLeads, type StoredLead, writeLeadFile } from "../../scripts/lib/leads";
+import type { Lead } from "../../app/leads/lead";
+import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../../scripts/lib/leads";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,
@@ -111,11 +112,7 @@ function post(
 }
 
 /** A lead file as the server would have left it, received at `at`. */
-function seed(
-  storeDir: string,
-  lead: Pick<StoredLead, "state" | "enquiry"> & Partial<StoredLead>,
-  at = new Date(),
-) {
+function seed(storeDir: string, lead: Pick<Lead, "state" | "enquiry"> & Partial<Lead>, at = new Date()) {
   return writeLeadFile(storeDir, { ...lead, receivedAt: at.toISOString() }).lead;
 }
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { showInvisible } from "~/text/invisible-characters";
-import { healthAnswer } from "../../server/health";
 
 describe("showInvisible (npm run leads)", () => {
   it("shows controls, bidi, zero widths, fillers and tags as escapes", () => {
@@ -30,36 +29,5 @@ describe("showInvisible (npm run leads)", () => {
     const line = showInvisible(JSON.stringify(value), "json");
     expect(line).toBe('{"name":"Asha\\u202E\\uDB40\\uDC41\\u0085 🏴󠁧󠁢󠁷󠁬󠁳󠁿","error":"x\\u001b[2J"}');
     expect(JSON.parse(line)).toEqual(value);
-  });
-});
-
-describe("healthAnswer (/healthz)", () => {
-  const details = () => ({ uptime: 12, store: "ok", leads: { pending: 1 } });
-  const token = "s3cret-health-token-0123";
-
-  it("tells anyone only ok or draining", () => {
-    expect(healthAnswer({ draining: false, authorization: null, token, details })).toEqual({
-      status: 200,
-      body: '{"status":"ok"}',
-    });
-    expect(healthAnswer({ draining: true, authorization: "Bearer wrong", token, details })).toEqual({
-      status: 503,
-      body: '{"status":"draining"}',
-    });
-    // No token configured: no details, whatever is presented.
-    expect(healthAnswer({ draining: false, authorization: "Bearer ", token: undefined, details }).body).toBe(
-      '{"status":"ok"}',
-    );
-  });
-
-  it("gives the details for the bearer token", () => {
-    const answer = healthAnswer({ draining: false, authorization: `Bearer ${token}`, token, details });
-    expect(JSON.parse(answer.body)).toEqual({
-      status: "ok",
-      uptime: 12,
-      store: "ok",
-      leads: { pending: 1 },
-      draining: false,
-    });
   });
 });
