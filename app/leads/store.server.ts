@@ -158,6 +158,8 @@ export function createLeadStore(options: {
   const cache = new Map<string, { lead: Lead; mtimeMs: number }>();
   /** The file each lead was read from or written to: the only place it is ever written. */
   const fileOf = new Map<string, string>();
+  /** Leads with a save under way or failed: their file name stays known until it is written. */
+  const saving = new Set<string>();
   /** Entries reported as unusable, by name: each is said once until it changes. */
   const reported = new Map<string, string>();
   const erased = erasedFolder(folder);
@@ -463,6 +465,7 @@ export function createLeadStore(options: {
       made = true;
     }
     let names: string[];
+    let listed = true;
     try {
       names = await readdir(folder);
     } catch (error) {
@@ -474,6 +477,7 @@ export function createLeadStore(options: {
       }
       missingReported = true;
       names = [];
+      listed = false;
     }
     const present = new Set(names);
     for (const name of cache.keys()) if (!present.has(name)) forget(name);
@@ -500,6 +504,11 @@ export function createLeadStore(options: {
       });
     }
     for (const [id, name] of owners) fileOf.set(id, name);
+    // A file another process removed (retention, room for new leads) is forgotten, so the map
+    // stays as large as the folder; a lead whose outcome is still being written keeps its name.
+    if (listed) {
+      for (const [id, name] of fileOf) if (!present.has(name) && !saving.has(id)) fileOf.delete(id);
+    }
     scanned = true;
     return sorted();
   };
@@ -573,7 +582,12 @@ export function createLeadStore(options: {
 
     async save(lead) {
       const name = fileOf.get(lead.id);
-      if (name !== undefined) return write(name, lead, true);
+      if (name !== undefined) {
+        saving.add(lead.id);
+        const written = await write(name, lead, true);
+        saving.delete(lead.id);
+        return written;
+      }
       if (await wasErased(lead)) return false;
       throw new Error(`lead ${lead.id} was not read from ${folder}`);
     },

@@ -360,6 +360,23 @@ describe("lead store entries, each on its own", () => {
     expect((await readdir(folder)).sort()).toEqual([leadFileName(lead), leadFileName(second)].sort());
   });
 
+  it("forgets a lead whose file another process removed: it is never written back, and the store holds only what the folder holds", async () => {
+    const deliverer = createLeadStore({ folder, log: () => {} });
+    const replica = createLeadStore({ folder, log: () => {} });
+    const kept = await deliverer.add(enquiry, "pending");
+    const removed = {
+      ...(await deliverer.add({ ...enquiry, name: "Removed" }, "pending")),
+      state: "sent" as const,
+    };
+    await deliverer.save(removed);
+    await replica.scan();
+    await deliverer.remove(removed);
+    expect(await replica.scan()).toEqual([kept]);
+    await expect(replica.save({ ...removed, attempts: 2 })).rejects.toThrow(/was not read from/);
+    expect(await readdir(folder)).toEqual([leadFileName(kept)]);
+    expect(await replica.save({ ...kept, state: "sent", attempts: 1 })).toBe(true);
+  });
+
   it("the cap counts undelivered leads only: the oldest sent leads make room, with a log line; undelivered ones never do", async () => {
     const { lines, log: logLine } = log();
     const clock = fakeClock();
