@@ -82,7 +82,13 @@ const schema = {
     .max(86_400, "must be at most 86400 (a day)")
     .default(0),
   ENQUIRY_SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
-  HEALTH_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  HEALTH_TOKEN: z
+    .string()
+    .trim()
+    .min(16, "must be at least 16 characters")
+    // What an `Authorization: Bearer` header can carry (RFC 6750): a space would never match.
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces")
+    .optional(),
   SHUTDOWN_DEADLINE: z.coerce.number().int().min(1).max(3600).default(10),
   NOTICE_SECRET: z
     .string()

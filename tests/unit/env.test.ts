@@ -12,6 +12,16 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("refuses a HEALTH_TOKEN that no Bearer header can carry, naming the variable only", () => {
+    const lines: string[] = [];
+    const token = "correct horse battery staple";
+    expect(parseEnv({ HEALTH_TOKEN: token }, (line) => lines.push(line)).HEALTH_TOKEN).toBeUndefined();
+    expect(lines).toEqual([
+      expect.stringMatching(/^config: HEALTH_TOKEN is invalid \(must be printable ASCII without spaces\)/),
+    ]);
+    expect(lines.join("")).not.toContain("horse");
+  });
+
   it("applies every default on an empty environment", () => {
     const lines: string[] = [];
     const env = parseEnv({}, (line) => lines.push(line));
