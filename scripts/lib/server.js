@@ -23,7 +23,9 @@ export function ensureBuild() {
   console.log("No build found: building the site first (remix build, then the operator commands).");
   const remix = join(dirname(require.resolve("@remix-run/dev/package.json")), "dist", "cli.js");
   for (const args of [[remix, "build"], [join(root, "scripts", "build-commands.js")]]) {
-    const build = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
+    // A production build whoever calls: vite-node (the bench, the load test) sets NODE_ENV=development.
+    const env = { ...process.env, NODE_ENV: "production" };
+    const build = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env });
     if (build.status !== 0) throw new Error(`${args.join(" ")} failed with ${build.status}`);
   }
 }
