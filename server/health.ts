@@ -10,23 +10,25 @@ export interface HealthDetails {
 /**
  * The answer of `/healthz`: `{"status":"ok"}` (200) or `{"status":"draining"}` (503) for
  * anyone; with `Authorization: Bearer <HEALTH_TOKEN>` (and a token configured) the details too.
- * Pure, so whichever part of the server answers `/healthz` builds the same body.
+ * `details` runs only for the token holder: a load balancer polling the public answer costs nothing.
  */
-export function healthAnswer(options: {
+export async function healthAnswer(options: {
   draining: boolean;
   /** The request's Authorization header, if any. */
   authorization: string | null | undefined;
   token: string | undefined;
-  details: () => Omit<HealthDetails, "draining">;
-}): { status: 200 | 503; body: string } {
+  details: () => Omit<HealthDetails, "draining"> | Promise<Omit<HealthDetails, "draining">>;
+}): Promise<{ status: 200 | 503; body: string }> {
   const { draining, authorization, token } = options;
   const status = draining ? "draining" : "ok";
-  const body = bearerMatches(authorization, token) ? { status, ...options.details(), draining } : { status };
+  const body = bearerMatches(authorization, token)
+    ? { status, ...(await options.details()), draining }
+    : { status };
   return { status: draining ? 503 : 200, body: JSON.stringify(body) };
 }
 
 /** Whether `authorization` is `Bearer <token>` for a configured token. */
-export function bearerMatches(authorization: string | null | undefined, token: string | undefined): boolean {
+function bearerMatches(authorization: string | null | undefined, token: string | undefined): boolean {
   if (!token || !authorization) return false;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) return false;
