@@ -95,6 +95,14 @@ const schema = {
     .trim()
     .min(32, "must be at least 32 characters, e.g. the output of `openssl rand -base64 32`")
     .optional(),
+  /**
+   * PostgreSQL (`postgres://user:password@host:5432/db?sslmode=require`): where replicas keep the
+   * state they share. Unset: the data folder. Checked by ~/db/connection-string.server, which
+   * can name what is wrong without showing the password.
+   */
+  DATABASE_URL: optionalText,
+  /** Connections each replica opens at most; all replicas together stay under `max_connections`. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
   SITE_URL: z
     .url({ protocol: /^https?$/ })
     .transform((value) => value.replace(/\/+$/, ""))
@@ -106,6 +114,7 @@ const schema = {
  * block list (people's addresses and numbers).
  */
 const SECRETS = new Set<string>([
+  "DATABASE_URL",
   "EMAILJS_PRIVATE_KEY",
   "HEALTH_TOKEN",
   "ENQUIRY_BLOCK_LIST",

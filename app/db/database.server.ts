@@ -1,0 +1,228 @@
+import pg, { type Pool, type PoolClient, type QueryResult, type QueryResultRow } from "pg";
+import { parseConnectionString, withoutPassword } from "~/db/connection-string.server";
+import { type Migration, migrate } from "~/db/migrate.server";
+
+/** `connecting` until the first connection and migration succeed; then `ok` or `unreachable`. */
+export type DatabaseState =
+  | { status: "connecting" }
+  | { status: "ok" }
+  | { status: "unreachable"; cause: string };
+
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: string) {
+    super(`the database is unreachable (${cause})`);
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+export interface Database {
+  /** The pool itself, for libraries that take one (rate-limiter-flexible); prefer `query`. */
+  readonly pool: Pool;
+  /** One statement; fails at once with DatabaseUnavailableError before the schema is ready. */
+  query<Row extends QueryResultRow = QueryResultRow>(
+    text: string,
+    values?: unknown[],
+  ): Promise<QueryResult<Row>>;
+  /** `work` inside BEGIN … COMMIT on one connection; ROLLBACK when it throws. */
+  transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T>;
+  state(): DatabaseState;
+  /** Resolves once connected and migrated; rejects only when stopped first. */
+  ready(): Promise<void>;
+  /** Connects and migrates in the background, retrying with backoff; never throws. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Waits between connection attempts while the database cannot be reached: 1 s, doubling up to 30 s. */
+const FIRST_RETRY_MS = 1_000;
+const LAST_RETRY_MS = 30_000;
+
+/**
+ * Time limits that keep a page or an enquiry from waiting on a stuck database: a connection is
+ * given 3 s, a lock 2 s, a statement 5 s. The enquiry then falls back to direct delivery.
+ */
+const POOL_LIMITS = {
+  connectionTimeoutMillis: 3_000,
+  idleTimeoutMillis: 30_000,
+  lock_timeout: 2_000,
+  statement_timeout: 5_000,
+  query_timeout: 6_000,
+  keepAlive: true,
+  application_name: "agency-site",
+} as const;
+
+/**
+ * Whether an error says the database cannot be reached or used (network, shutdown, login,
+ * missing database, timeouts), as opposed to a statement it refused.
+ */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    // SQLSTATE classes 08 (connection), 28 (login), 3D (database), 53 (resources), 57 (operator
+    // intervention: shutdown, terminated), and Node's own errno codes (ECONNREFUSED, ENOTFOUND…).
+    if (/^(08|28|3D|53|57)/.test(code)) return code !== "57014" || /timeout/i.test(error.message);
+    if (/^E[A-Z]+$/.test(code)) return true;
+  }
+  return /Connection terminated|timeout exceeded|connect(ion)? ?timeout|Client has encountered a connection error/i.test(
+    error.message,
+  );
+}
+
+/**
+ * The PostgreSQL connection of one replica: a `pg` pool of DATABASE_POOL_SIZE connections, the
+ * schema migrated at start, and its reachability said once when it changes (never the password).
+ * TLS follows the URL's `sslmode` or the `PGSSLMODE`, `PGSSLROOTCERT`… variables, as libpq's.
+ */
+export function createDatabase(options: {
+  url: string;
+  poolSize: number;
+  migrations: readonly Migration[];
+  log?: (line: string) => void;
+}): Database {
+  const { poolSize, migrations, log = console.error } = options;
+  const parsed = parseConnectionString(options.url);
+  const password = parsed.ok ? parsed.password : "";
+  const causeOf = (error: unknown) =>
+    withoutPassword(error instanceof Error ? error.message || String(error) : String(error), password);
+
+  let state: DatabaseState = parsed.ok
+    ? { status: "connecting" }
+    : { status: "unreachable", cause: `DATABASE_URL ${parsed.problem}` };
+  let migrated = false;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let markReady: () => void = () => {};
+  let markStopped: (error: Error) => void = () => {};
+  const readiness = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    markStopped = reject;
+  });
+  readiness.catch(() => {});
+
+  const pool: Pool = new pg.Pool({
+    connectionString: parsed.ok ? parsed.url : undefined,
+    max: poolSize,
+    ...POOL_LIMITS,
+  });
+  // An idle connection the server closed (a restart, pg_terminate_backend): the pool drops it
+  // and opens a new one at the next query; without a listener the process would crash.
+  pool.on("error", (error) => wentDown(error));
+
+  const where = parsed.ok ? `DATABASE_URL=${parsed.described}` : "DATABASE_URL";
+  const wentDown = (error: unknown) => {
+    const cause = causeOf(error);
+    if (state.status === "unreachable") {
+      state = { status: "unreachable", cause };
+      return;
+    }
+    const first = state.status === "connecting";
+    state = { status: "unreachable", cause };
+    log(
+      first
+        ? `database: cannot connect to ${where} (${cause}); pages are served, enquiries are sent directly or refused, and connecting is retried`
+        : `database: ${where} is unreachable (${cause}); enquiries are sent directly or refused until it is back`,
+    );
+    if (migrated) scheduleCheck(FIRST_RETRY_MS);
+  };
+  const cameBack = () => {
+    if (state.status === "ok") return;
+    const wasDown = state.status === "unreachable";
+    state = { status: "ok" };
+    if (wasDown) log(`database: ${where} is reachable again`);
+  };
+
+  const track = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (!migrated)
+      throw new DatabaseUnavailableError(state.status === "unreachable" ? state.cause : "starting");
+    try {
+      const result = await work();
+      cameBack();
+      return result;
+    } catch (error) {
+      if (isConnectionError(error)) {
+        wentDown(error);
+        throw new DatabaseUnavailableError(causeOf(error));
+      }
+      throw error;
+    }
+  };
+
+  // While unreachable, one `SELECT 1` at a growing interval notices the way back without traffic.
+  let checkDelay = FIRST_RETRY_MS;
+  const scheduleCheck = (delay: number) => {
+    if (stopped || retry) return;
+    checkDelay = delay;
+    retry = setTimeout(async () => {
+      retry = undefined;
+      try {
+        await pool.query("SELECT 1");
+        cameBack();
+      } catch (error) {
+        if (state.status === "unreachable") state = { status: "unreachable", cause: causeOf(error) };
+        scheduleCheck(Math.min(checkDelay * 2, LAST_RETRY_MS));
+      }
+    }, delay);
+    retry.unref();
+  };
+
+  const connect = async (delay: number): Promise<void> => {
+    if (stopped) return;
+    try {
+      const applied = await migrate(pool, migrations);
+      if (applied.length > 0) log(`database: applied migrations ${applied.join(", ")}`);
+      migrated = true;
+      cameBack();
+      markReady();
+    } catch (error) {
+      if (stopped) return;
+      wentDown(error);
+      retry = setTimeout(() => {
+        retry = undefined;
+        void connect(Math.min(delay * 2, LAST_RETRY_MS));
+      }, delay);
+      retry.unref();
+    }
+  };
+
+  return {
+    pool,
+    query: (text, values) => track(() => pool.query(text, values)),
+    transaction: (work) =>
+      track(async () => {
+        const client = await pool.connect();
+        try {
+          await client.query("BEGIN");
+          const result = await work(client);
+          await client.query("COMMIT");
+          client.release();
+          return result;
+        } catch (error) {
+          try {
+            await client.query("ROLLBACK");
+            client.release();
+          } catch (rollback) {
+            client.release(rollback instanceof Error ? rollback : true);
+          }
+          throw error;
+        }
+      }),
+    state: () => state,
+    ready: () => readiness,
+    start() {
+      if (!parsed.ok) {
+        log(
+          `config: DATABASE_URL ${parsed.problem}; pages are served, enquiries are sent directly or refused until it is fixed`,
+        );
+        return;
+      }
+      void connect(FIRST_RETRY_MS);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      markStopped(new DatabaseUnavailableError("stopped"));
+      await pool.end();
+    },
+  };
+}

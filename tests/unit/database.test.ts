@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parseConnectionString } from "~/db/connection-string.server";
+import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
+import type { Migration } from "~/db/migrate.server";
+import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
+
+const MIGRATIONS: Migration[] = [
+  { version: 1, name: "things", sql: "CREATE TABLE things (id integer PRIMARY KEY)" },
+  { version: 2, name: "thing names", sql: "ALTER TABLE things ADD COLUMN name text" },
+];
+
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres("pg-unit-db");
+}, 60_000);
+afterAll(async () => {
+  await postgres?.dispose();
+});
+
+describe("DATABASE_URL", () => {
+  test("is described without its password", () => {
+    const parsed = parseConnectionString("postgres://site:s3cr%40t@db.example.com:5432/site?sslmode=require");
+    expect(parsed).toMatchObject({ ok: true, password: "s3cr@t" });
+    expect(parsed.ok && parsed.described).toBe(
+      "postgres://site:***@db.example.com:5432/site?sslmode=require",
+    );
+  });
+
+  test.each([
+    ["not a url", "is not a URL"],
+    ["mysql://root@db/site", "must start with postgres://"],
+  ])("%s is refused with a reason", (raw, reason) => {
+    const parsed = parseConnectionString(raw);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.problem).toContain(reason);
+  });
+});
+
+describe("the database", () => {
+  test("replicas starting together migrate once, one at a time", async () => {
+    const url = await postgres.createDatabase();
+    const lines: string[] = [];
+    const replicas = [1, 2, 3].map(() =>
+      createDatabase({ url, poolSize: 2, migrations: MIGRATIONS, log: (line) => lines.push(line) }),
+    );
+    for (const replica of replicas) replica.start();
+    await Promise.all(replicas.map((replica) => replica.ready()));
+    const applied = await postgres.sql<{ version: number }>(
+      "SELECT version FROM schema_migrations ORDER BY version",
+      [],
+      new URL(url).pathname.slice(1),
+    );
+    expect(applied.map((row) => row.version)).toEqual([1, 2]);
+    expect(lines.filter((line) => line.includes("applied migrations"))).toEqual([
+      "database: applied migrations 1, 2",
+    ]);
+    await replicas[0]?.query("INSERT INTO things (id, name) VALUES (1, 'one')");
+    expect((await replicas[1]?.query("SELECT name FROM things"))?.rows).toEqual([{ name: "one" }]);
+    await Promise.all(replicas.map((replica) => replica.stop()));
+  });
+
+  test("a wrong password is said once, without the password, and queries fail at once", async () => {
+    const lines: string[] = [];
+    const url = postgres.url().replace(encodeURIComponent(TEST_DATABASE_PASSWORD), "wrong-pass-9c1e");
+    const database = createDatabase({
+      url,
+      poolSize: 1,
+      migrations: MIGRATIONS,
+      log: (line) => lines.push(line),
+    });
+    database.start();
+    await expect.poll(() => database.state().status).toBe("unreachable");
+    await expect(database.query("SELECT 1")).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^database: cannot connect to DATABASE_URL=postgres:\/\/postgres:\*\*\*@/);
+    expect(lines.join("\n")).not.toContain("wrong-pass-9c1e");
+    await database.stop();
+  });
+
+  test("an outage is said once when it starts and once when it ends", async () => {
+    const url = await postgres.createDatabase();
+    const lines: string[] = [];
+    const database = createDatabase({
+      url,
+      poolSize: 2,
+      migrations: MIGRATIONS,
+      log: (line) => lines.push(line),
+    });
+    database.start();
+    await database.ready();
+    await postgres.stop();
+    await expect(database.query("SELECT 1")).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(database.query("SELECT 1")).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(database.state().status).toBe("unreachable");
+    await postgres.start();
+    await expect.poll(() => database.state().status, { timeout: 15_000 }).toBe("ok");
+    expect((await database.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    expect(lines.filter((line) => line.includes("unreachable"))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes("reachable again"))).toHaveLength(1);
+    expect(lines.join("\n")).not.toContain(TEST_DATABASE_PASSWORD);
+    await database.stop();
+  }, 30_000);
+});
