@@ -17,7 +17,7 @@ export interface MailTransport {
   send(enquiry: Enquiry): Promise<SendResult>;
 }
 
-/** The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name` (decisions §2). */
+/** The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name` (docs/decisions.md §2). */
 export type TemplateParams = Enquiry & { to_name: string; from_name: string };
 
 export function toTemplateParams(enquiry: Enquiry, recipient: string): TemplateParams {
