@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { scrollThrough } from "../support/scroll";
 
@@ -35,10 +36,12 @@ for (const viewport of viewports) {
     test.use({ viewport });
 
     test("axe finds no violations with JavaScript", async ({ page }) => {
-      // axe reads the whole page: on a busy machine that alone can take most of the default 30 s.
+      // axe reads the whole page: on a busy machine that alone can take most of a minute.
       test.slow();
       await page.goto("/");
-      // The reveal effect has hidden the sections below the fold: scrolling now reveals them all.
+      // The reveal effect (it runs once the page hydrates) has hidden the sections below the
+      // fold: scrolling from here reveals them all.
+      await waitForHydration(page);
       await expect(page.locator(".reveal").first()).toBeAttached();
       // Reach every section so the lazy carousel initialises and revealed sections settle.
       await scrollThrough(page);
