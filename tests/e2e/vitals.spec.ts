@@ -83,19 +83,27 @@ test.describe("in the browser", () => {
     await page.goto("/");
     await waitForHydration(page);
     await expect.poll(() => requests.reporter().length).toBe(1);
-    const timing = await page.evaluate(() => {
-      const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-      const chunk = performance
-        .getEntriesByType("resource")
-        .find((entry) => entry.name.includes("report-vitals"));
-      return { loadEnd: navigation.loadEventEnd, chunkStart: chunk?.startTime ?? -1 };
-    });
+    const readTiming = () =>
+      page.evaluate(() => {
+        const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+        const chunk = performance
+          .getEntriesByType("resource")
+          .find((entry) => entry.name.includes("report-vitals"));
+        return { loadEnd: navigation.loadEventEnd, chunkStart: chunk?.startTime ?? -1 };
+      });
+    // The chunk's resource timing entry appears once it has downloaded, some time after its
+    // request was seen: on a busy machine, long after.
+    await expect
+      .poll(async () => (await readTiming()).chunkStart, { message: "the reporter's chunk finished loading" })
+      .not.toBe(-1);
+    const timing = await readTiming();
     expect(timing.loadEnd).toBeGreaterThan(0);
     expect(timing.chunkStart).toBeGreaterThanOrEqual(timing.loadEnd);
 
     // An interaction, so there is an INP to report; still nothing is sent while the page is visible.
     await page.getByRole("heading", { level: 1 }).click();
-    await page.waitForTimeout(500);
+    // The browser has timed the interaction (web-vitals reads INP from these entries).
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType("first-input").length)).toBe(1);
     expect(requests.beacons()).toEqual([]);
     expect(stored()).toEqual([]);
 
@@ -167,7 +175,9 @@ test.describe("in the browser", () => {
       await page.goto("/");
       await waitForHydration(page);
       await page.getByRole("heading", { level: 1 }).click();
-      await page.waitForTimeout(1_500);
+      // The reporter would start at the first idle moment after load: an idle callback asked
+      // for now runs after the one the page asked for at load.
+      await page.evaluate(() => new Promise((resolve) => window.requestIdleCallback(resolve)));
       await page.goto("about:blank");
       await page.waitForTimeout(1_000);
       expect(requests.reporter()).toEqual([]);
