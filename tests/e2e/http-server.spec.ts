@@ -1,44 +1,16 @@
 import { Agent, request as httpRequest } from "node:http";
-import { connect } from "node:net";
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
 import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { processTest as test } from "../support/fixtures";
+import { exchange, statusLines } from "../support/raw-http";
 
 /**
  * What the server (server/index.ts) does below the app, seen from raw sockets: odd request
  * lines, parser errors on reused connections, the request log, who the client is behind a
  * proxy, and where it listens.
  */
-
-/** Writes `parts` on one connection, a moment apart, and returns everything the server sent back. */
-function exchange(
-  port: number,
-  parts: string[],
-  localAddress?: string,
-): Promise<{ text: string; error?: string }> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: "127.0.0.1", localAddress });
-    const chunks: Buffer[] = [];
-    let error: string | undefined;
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", (cause: NodeJS.ErrnoException) => {
-      error = cause.code;
-    });
-    socket.on("close", () => resolve({ text: Buffer.concat(chunks).toString("latin1"), error }));
-    void (async () => {
-      for (const part of parts) {
-        socket.write(part);
-        await new Promise((wait) => setTimeout(wait, 150));
-      }
-    })();
-    setTimeout(() => socket.destroy(), 3_000);
-  });
-}
-
-const statusLines = (text: string) =>
-  [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => Number(match[1]));
 
 /** A POST of one enquiry, from `localAddress` with `headers`; the status. */
 function postEnquiry(port: number, headers: Record<string, string>, localAddress = "127.0.0.1") {
@@ -99,8 +71,34 @@ test.describe("the HTTP server", { tag: "@process" }, () => {
       }
       expect(statusLines(await ask("OPTIONS * HTTP/1.1"))).toEqual([405]);
 
+      // A malformed percent escape in the path, for a document, a static file or data alike:
+      // the request line sent, and the line logged for it.
+      const malformed = [
+        ["GET /%ZZ", "GET /%ZZ"],
+        ["GET /x%", "GET /x%"],
+        ["GET /%E0%A4%A", "GET /%E0%A4%A"],
+        ["GET /%FF", "GET /%FF"],
+        ["GET /privacy-policy/%C0%AF", "GET /privacy-policy/%C0%AF"],
+        ["GET /build/%ZZ.js", "GET /build/%ZZ.js"],
+        ["GET /favicon.ico%", "GET /favicon.ico%"],
+        ["GET /%ZZ?_data=root", "GET /%ZZ?_data="],
+        ["GET /%ZZ.data", "GET /%ZZ.data"],
+        ["HEAD /%ZZ", "HEAD /%ZZ"],
+        ["POST /%ZZ?index", "POST /%ZZ?index="],
+      ];
+      const before = server.output().length;
+      for (const [request] of malformed) {
+        expect(statusLines(await ask(`${request} HTTP/1.1`)), request).toEqual([400]);
+      }
+      const lines = server.output().slice(before).trimEnd().split("\n");
+      expect(lines).toHaveLength(malformed.length);
+      for (const [index, [request, logged]] of malformed.entries()) {
+        expect(lines[index], request).toMatch(/^\S+ \S+ 400 12 - [\d.]+ ms$/);
+        expect(lines[index], request).toContain(`${logged} 400 `);
+      }
+
       const output = server.output();
-      expect(output).not.toMatch(/ 500 |Error:|\n\s+at /);
+      expect(output).not.toMatch(/ 500 |Error|\n\s+at /);
       expect(output).toMatch(/^GET \/privacy-policy 200 /m);
       expect(output).toMatch(/^GET \* 400 /m);
     } finally {
