@@ -14,7 +14,7 @@ import { env, warnIfSiteUrlMissing } from "~/env.server";
 import { createClientResolver } from "~/http/client-address.server";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
-import { answerClientError, settleRequestUrl } from "./request-line";
+import { answerClientError, answerConnect, settleRequestUrl } from "./request-line";
 import { logRequest } from "./request-log";
 import { answerPlain, guardResponse, refuseMethod } from "./responses";
 import { createServices } from "./services";
@@ -84,6 +84,7 @@ const server = createServer((request, response) => {
   app(request, response);
 });
 server.on("clientError", (error, socket: Socket) => answerClientError(error, socket, current.get(socket)));
+server.on("connect", (request, socket: Socket) => answerConnect(request, socket, current.get(socket)));
 
 const drain = createDrain({ server, deadlineMs: env.SHUTDOWN_DEADLINE * 1000, stop });
 const health = healthz({ draining: drain.draining, leads: services.leads, token: env.HEALTH_TOKEN });

@@ -112,40 +112,115 @@ const CLIENT_ERRORS: Record<string, number> = {
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 
+/** Sockets already being answered for a request the server refuses: Node's parser reports an error again on every later packet. */
+const refusing = new WeakSet<Socket>();
+
 /**
  * What Node's parser refuses before a request exists (an unknown method such as TRACK, a
  * malformed header, a line too long) gets a readable answer with `Connection: close`, on a
- * fresh connection or a reused keep-alive one alike: as Node itself would, unless part of a
- * response is already on the socket (a pipelined request), where an answer would corrupt it.
- * `current` is the response the socket is busy with, if any.
+ * fresh connection or a reused keep-alive one alike. Behind requests read earlier on the same
+ * connection (pipelined, or still being answered), it waits until their answers are sent
+ * whole: `current` is the response of the last request read on the socket, if it is not done.
  */
 export function answerClientError(
-  error: Error & { code?: string; rawPacket?: Buffer },
+  error: Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number },
   socket: Socket,
   current: ServerResponse | undefined,
   log: (line: string) => void = console.log,
 ): void {
   // A client that reset its own connection is gone: nothing to answer, nothing to log.
-  if (error.code !== "ECONNRESET" && socket.writable && !current?.headersSent) {
-    const status = CLIENT_ERRORS[error.code ?? ""] ?? 400;
-    const headers = [
-      ...securityHeaders,
-      ["Content-Type", "text/plain; charset=utf-8"],
-      ["Cache-Control", CACHE_CONTROL.never],
-    ];
-    if (status === 405) headers.push(["Allow", ALLOWED_METHODS.join(", ")]);
-    const reason = STATUS_CODES[status] ?? "Bad Request";
-    const body = `${reason}\n`;
-    const lines = headers.map(([name, value]) => `${name}: ${value}\r\n`).join("");
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\n${lines}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-    );
-    // The request line as the parser saw it, for the log.
-    const [method = "-", target = "-"] = (error.rawPacket?.toString("latin1").split("\r\n")[0] ?? "").split(
-      " ",
-    );
-    const name = method.replace(/[^A-Z-]/g, "?").slice(0, 20) || "-";
-    log(`${name} ${loggedTarget(target)} ${status} ${body.length} - ${error.code ?? "client error"}`);
+  if (error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
   }
-  socket.destroySoon();
+  const status = CLIENT_ERRORS[error.code ?? ""] ?? 400;
+  const [method = "-", target = "-"] = refusedRequestLine(error).split(" ");
+  refuseAfterCurrent(
+    socket,
+    current,
+    status,
+    () => ({ method, target, note: error.code ?? "client error" }),
+    log,
+  );
+}
+
+/**
+ * CONNECT (`server.on("connect")`: Node hands over the socket instead of a request) answers
+ * 405 with `Allow` and `Connection: close`, after any answer still due on the connection.
+ */
+export function answerConnect(
+  request: IncomingMessage,
+  socket: Socket,
+  current: ServerResponse | undefined,
+  log: (line: string) => void = console.log,
+): void {
+  const started = performance.now();
+  refuseAfterCurrent(
+    socket,
+    current,
+    405,
+    () => ({
+      method: "CONNECT",
+      target: request.url ?? "-",
+      note: `${(performance.now() - started).toFixed(3)} ms`,
+    }),
+    log,
+  );
+}
+
+/**
+ * Answers `status` in plain text with `Connection: close` and logs one request line, once the
+ * socket's `current` response is done; only a clean close when the connection can no longer
+ * be written (the previous answer closed it).
+ */
+function refuseAfterCurrent(
+  socket: Socket,
+  current: ServerResponse | undefined,
+  status: number,
+  line: () => { method: string; target: string; note: string },
+  log: (line: string) => void,
+): void {
+  if (refusing.has(socket)) return;
+  refusing.add(socket);
+  const answer = () => {
+    if (socket.writable) {
+      const headers = [
+        ...securityHeaders,
+        ["Content-Type", "text/plain; charset=utf-8"],
+        ["Cache-Control", CACHE_CONTROL.never],
+      ];
+      if (status === 405) headers.push(["Allow", ALLOWED_METHODS.join(", ")]);
+      const reason = STATUS_CODES[status] ?? "Bad Request";
+      const body = `${reason}\n`;
+      const lines = headers.map(([name, value]) => `${name}: ${value}\r\n`).join("");
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\n${lines}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      const { method, target, note } = line();
+      const name = method.replace(/[^A-Z-]/g, "?").slice(0, 20) || "-";
+      log(`${name} ${loggedTarget(target)} ${status} ${body.length} - ${note}`);
+    }
+    socket.destroySoon();
+  };
+  if (current === undefined) answer();
+  else current.once("close", answer);
+}
+
+/**
+ * The request line of the request the parser refused, for the log: the line after the last
+ * complete head before the point where parsing failed (a packet can hold pipelined requests
+ * before it), or the packet's first line.
+ */
+function refusedRequestLine({
+  rawPacket,
+  bytesParsed,
+}: {
+  rawPacket?: Buffer;
+  bytesParsed?: number;
+}): string {
+  const packet = rawPacket?.toString("latin1") ?? "";
+  const parsed = packet.slice(0, bytesParsed ?? packet.length);
+  const headEnd = parsed.lastIndexOf("\r\n\r\n");
+  const start = headEnd === -1 ? 0 : headEnd + 4;
+  return packet.slice(start).split("\r\n")[0] ?? "";
 }

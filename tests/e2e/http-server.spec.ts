@@ -152,6 +152,57 @@ test.describe("the HTTP server", { tag: "@process" }, () => {
     }
   });
 
+  test("CONNECT answers 405 with Allow and Connection: close, logged as one request line", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      const connect = await exchange(server.port, [
+        "CONNECT www.example.com:443 HTTP/1.1\r\nHost: www.example.com:443\r\n\r\n",
+      ]);
+      expect(statusLines(connect.text)).toEqual([405]);
+      expect(connect.text).toMatch(/\r\nAllow: GET, HEAD, POST\r\n/i);
+      expect(connect.text).toMatch(/\r\nConnection: close\r\n/i);
+      expect(connect.text).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+      expect(connect.text).toMatch(/\r\n\r\nMethod Not Allowed\n$/);
+      expect(connect.serverEnded).toBe(true);
+      await expect.poll(() => server.output()).toMatch(/^CONNECT www\.example\.com:443 405 19 - [\d.]+ ms$/m);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("a request pipelined behind a GET that the server refuses (TRACK, CONNECT) waits: the GET gets its whole answer first", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      const host = `Host: 127.0.0.1:${server.port}\r\n`;
+      // A page rendered for this request alone, so its answer is not ready when the next request is read.
+      const get = `GET /?page=2 HTTP/1.1\r\n${host}\r\n`;
+      for (const [refused, line] of [
+        ["TRACK", `TRACK / HTTP/1.1\r\n${host}\r\n`],
+        ["CONNECT", `CONNECT www.example.com:443 HTTP/1.1\r\n${host}\r\n`],
+      ] as const) {
+        const before = server.output().length;
+        const answer = await exchange(server.port, [`${get}${get}${line}`]);
+        expect(statusLines(answer.text), refused).toEqual([200, 200, 405]);
+        const refusal = answer.text.lastIndexOf("HTTP/1.1 405 ");
+        // Both pages whole (chunked: each ends with its last, empty chunk) before the refusal.
+        expect(answer.text.slice(0, refusal).match(/\r\n0\r\n\r\n/g), refused).toHaveLength(2);
+        expect(answer.text.slice(refusal)).toMatch(/\r\nConnection: close\r\n/i);
+        expect(answer.serverEnded).toBe(true);
+        await expect.poll(() => server.output().slice(before).match(/ 405 /g)?.length).toBe(1);
+        const log = server.output().slice(before);
+        expect(log.match(/^GET \/\?page= 200 /gm), refused).toHaveLength(2);
+        expect(log, refused).toMatch(new RegExp(`^${refused} \\S+ 405 19 `, "m"));
+        expect(log, refused).not.toMatch(/^GET .* 405 /m);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("the request log shows a query's parameter names, never their values", async ({ serverNode }) => {
     const server = await startServer({ node: serverNode });
     try {
