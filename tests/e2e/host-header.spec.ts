@@ -29,17 +29,9 @@ function hostAndTarget(target: string, host: string): string {
   }
 }
 
-let server: RunningServer;
+const serverEnv = { TRUST_PROXY: "127.0.0.1", SITE_URL };
 
-test.beforeAll(async () => {
-  server = await startServer({ env: { TRUST_PROXY: "127.0.0.1", SITE_URL } });
-});
-
-test.afterAll(async () => {
-  await server.stop();
-});
-
-test.describe("the request's host", { tag: "@process" }, () => {
+test.describe("a cache in front", { tag: "@process" }, () => {
   const poisoning: Array<[string, Record<string, string>]> = [
     ["X-Forwarded-Host", { Host: "www.example.com", "X-Forwarded-Host": "www.example.com/privacy-policy#" }],
     [
@@ -54,24 +46,39 @@ test.describe("the request's host", { tag: "@process" }, () => {
   ];
   for (const [header, headers] of poisoning) {
     test(`a ${header} that holds a path cannot make a cache store another page for /`, async () => {
-      // Plain bytes (no Accept-Encoding), so the title can be read.
-      const home = await raw(server.url, "/");
-      expect(title(home.body)).toMatch(/^Nirmaan Digital — /);
+      // A server of its own: the attempt is its first request, so the app (not the fast path
+      // in front of it, fed by an earlier visit of /) answers it.
+      const server = await startServer({ env: serverEnv });
       const proxy = await startCachingProxy(server.url, hostAndTarget);
       try {
+        // Plain bytes (no Accept-Encoding), so the title can be read.
         const attempt = await raw(proxy.url, "/", headers);
         expect(proxy.originRequests).toEqual(["GET /"]);
         expect(title(attempt.body) ?? "", "the attempt's own answer").not.toMatch(/^Privacy/);
 
         const visitor = await raw(proxy.url, "/", { Host: "www.example.com" });
+        const home = await raw(server.url, "/");
         expect(visitor.status).toBe(200);
-        expect(title(visitor.body)).toBe(title(home.body));
+        expect(title(visitor.body)).toMatch(/^Nirmaan Digital — /);
         expect(visitor.headers.etag).toBe(home.headers.etag);
       } finally {
         await proxy.stop();
+        await server.stop();
       }
     });
   }
+});
+
+test.describe("the request's host", { tag: "@process" }, () => {
+  let server: RunningServer;
+
+  test.beforeAll(async () => {
+    server = await startServer({ env: serverEnv });
+  });
+
+  test.afterAll(async () => {
+    await server.stop();
+  });
 
   test("a Host that is more than a host name or address with a port answers 400, logged as one plain line", async () => {
     const before = server.output().length;
