@@ -14,7 +14,7 @@ import { env, warnIfSiteUrlMissing } from "~/env.server";
 import { createClientResolver } from "~/http/client-address.server";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
-import { answerClientError, refuseOddTarget } from "./request-line";
+import { answerClientError, answerConnect, settleRequestUrl } from "./request-line";
 import { logRequest } from "./request-log";
 import { answerPlain, guardResponse, refuseMethod } from "./responses";
 import { createServices } from "./services";
@@ -34,7 +34,8 @@ const clients = createClientResolver(env.TRUST_PROXY);
 
 const app = express();
 app.disable("x-powered-by");
-// Express reads X-Forwarded-Proto (an https request URL, so Secure cookies) only from a trusted peer.
+// Express (and so the request URL) reads X-Forwarded-Proto only from a trusted peer; the
+// server has left it `http`, `https` or absent (./request-line).
 app.set("trust proxy", clients.trusts);
 app.use(compression());
 // Hashed build files: `public, max-age=31536000, immutable`; the rest of public/: an hour.
@@ -58,9 +59,10 @@ app.all(
     }),
   }),
 );
-const answerError: ErrorRequestHandler = (error: Error & { code?: string }, _request, response, _next) => {
-  // A Host or X-Forwarded-Host that makes no URL fails in the adapter: the client's mistake.
-  const status = error.code === "ERR_INVALID_URL" ? 400 : 500;
+const answerError: ErrorRequestHandler = (error: Error & { status?: unknown }, _request, response, _next) => {
+  // What an Express layer refuses as the client's mistake (a 4xx `status`) is answered as such, without a stack.
+  const status =
+    typeof error.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
   if (status === 500) console.error(error);
   if (response.headersSent) response.destroy();
   else answerPlain(response, status);
@@ -75,12 +77,14 @@ const server = createServer((request, response) => {
   logRequest(request, response);
   drain.track(response);
   guardResponse(request, response, drain.draining);
-  if (refuseMethod(request, response) || refuseOddTarget(request, response)) return;
+  const trusted = clients.trusts(request.socket.remoteAddress ?? "", 0);
+  if (refuseMethod(request, response) || settleRequestUrl(request, response, trusted)) return;
   // Shared documents the app has just served are answered here, in front of Express.
   if (services.fastPath.serve(request, response)) return;
   app(request, response);
 });
 server.on("clientError", (error, socket: Socket) => answerClientError(error, socket, current.get(socket)));
+server.on("connect", (request, socket: Socket) => answerConnect(request, socket, current.get(socket)));
 
 const drain = createDrain({ server, deadlineMs: env.SHUTDOWN_DEADLINE * 1000, stop });
 const health = healthz({ draining: drain.draining, leads: services.leads, token: env.HEALTH_TOKEN });

@@ -1,44 +1,16 @@
 import { Agent, request as httpRequest } from "node:http";
-import { connect } from "node:net";
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
 import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { processTest as test } from "../support/fixtures";
+import { exchange, statusLines } from "../support/raw-http";
 
 /**
  * What the server (server/index.ts) does below the app, seen from raw sockets: odd request
  * lines, parser errors on reused connections, the request log, who the client is behind a
  * proxy, and where it listens.
  */
-
-/** Writes `parts` on one connection, a moment apart, and returns everything the server sent back. */
-function exchange(
-  port: number,
-  parts: string[],
-  localAddress?: string,
-): Promise<{ text: string; error?: string }> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: "127.0.0.1", localAddress });
-    const chunks: Buffer[] = [];
-    let error: string | undefined;
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", (cause: NodeJS.ErrnoException) => {
-      error = cause.code;
-    });
-    socket.on("close", () => resolve({ text: Buffer.concat(chunks).toString("latin1"), error }));
-    void (async () => {
-      for (const part of parts) {
-        socket.write(part);
-        await new Promise((wait) => setTimeout(wait, 150));
-      }
-    })();
-    setTimeout(() => socket.destroy(), 3_000);
-  });
-}
-
-const statusLines = (text: string) =>
-  [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => Number(match[1]));
 
 /** A POST of one enquiry, from `localAddress` with `headers`; the status. */
 function postEnquiry(port: number, headers: Record<string, string>, localAddress = "127.0.0.1") {
@@ -108,6 +80,55 @@ test.describe("the HTTP server", { tag: "@process" }, () => {
     }
   });
 
+  test("a path with a malformed percent escape answers 400 with one plain log line, for documents, files and data alike", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      // The request line sent, and the line logged for it.
+      const malformed = [
+        ["GET /%ZZ", "GET /%ZZ"],
+        ["GET /x%", "GET /x%"],
+        ["GET /%E0%A4%A", "GET /%E0%A4%A"],
+        ["GET /%FF", "GET /%FF"],
+        ["GET /privacy-policy/%C0%AF", "GET /privacy-policy/%C0%AF"],
+        ["GET /build/%ZZ.js", "GET /build/%ZZ.js"],
+        ["GET /favicon.ico%", "GET /favicon.ico%"],
+        ["GET /%ZZ?_data=root", "GET /%ZZ?_data="],
+        ["GET /%ZZ.data", "GET /%ZZ.data"],
+        ["HEAD /%ZZ", "HEAD /%ZZ"],
+        ["POST /%ZZ?index", "POST /%ZZ?index="],
+      ];
+      const before = server.output().length;
+      const answers = await Promise.all(
+        malformed.map(([request]) =>
+          exchange(server.port, [`${request} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`]),
+        ),
+      );
+      for (const [index, [request]] of malformed.entries()) {
+        expect(statusLines(answers[index]?.text ?? ""), request).toEqual([400]);
+      }
+      // Only the refusals: the start-up's /healthz line may still be on its way.
+      const refusals = () =>
+        server
+          .output()
+          .slice(before)
+          .split("\n")
+          .filter((line) => / 400 /.test(line));
+      await expect.poll(() => refusals().length).toBe(malformed.length);
+      const lines = refusals();
+      for (const [request, logged] of malformed) {
+        expect(
+          lines.filter((line) => line.startsWith(`${logged} 400 12 - `) && / [\d.]+ ms$/.test(line)),
+          request,
+        ).toHaveLength(1);
+      }
+      expect(server.output()).not.toMatch(/ 500 |Error|\n\s+at /);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("a parser error on a reused keep-alive connection (TRACK, a bad header) is answered readably with Connection: close, never reset", async ({
     serverNode,
   }) => {
@@ -149,6 +170,57 @@ test.describe("the HTTP server", { tag: "@process" }, () => {
       expect([await send("GET"), await send("TRACK"), await send("GET")]).toEqual([200, 405, 200]);
       agent.destroy();
       expect(server.output()).toMatch(/^TRACK \/ 405 /m);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("CONNECT answers 405 with Allow and Connection: close, logged as one request line", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      const connect = await exchange(server.port, [
+        "CONNECT www.example.com:443 HTTP/1.1\r\nHost: www.example.com:443\r\n\r\n",
+      ]);
+      expect(statusLines(connect.text)).toEqual([405]);
+      expect(connect.text).toMatch(/\r\nAllow: GET, HEAD, POST\r\n/i);
+      expect(connect.text).toMatch(/\r\nConnection: close\r\n/i);
+      expect(connect.text).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+      expect(connect.text).toMatch(/\r\n\r\nMethod Not Allowed\n$/);
+      expect(connect.serverEnded).toBe(true);
+      await expect.poll(() => server.output()).toMatch(/^CONNECT www\.example\.com:443 405 19 - [\d.]+ ms$/m);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("a request pipelined behind a GET that the server refuses (TRACK, CONNECT) waits: the GET gets its whole answer first", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    try {
+      const host = `Host: 127.0.0.1:${server.port}\r\n`;
+      // A page rendered for this request alone, so its answer is not ready when the next request is read.
+      const get = `GET /?page=2 HTTP/1.1\r\n${host}\r\n`;
+      for (const [refused, line] of [
+        ["TRACK", `TRACK / HTTP/1.1\r\n${host}\r\n`],
+        ["CONNECT", `CONNECT www.example.com:443 HTTP/1.1\r\n${host}\r\n`],
+      ] as const) {
+        const before = server.output().length;
+        const answer = await exchange(server.port, [`${get}${get}${line}`]);
+        expect(statusLines(answer.text), refused).toEqual([200, 200, 405]);
+        const refusal = answer.text.lastIndexOf("HTTP/1.1 405 ");
+        // Both pages whole (chunked: each ends with its last, empty chunk) before the refusal.
+        expect(answer.text.slice(0, refusal).match(/\r\n0\r\n\r\n/g), refused).toHaveLength(2);
+        expect(answer.text.slice(refusal)).toMatch(/\r\nConnection: close\r\n/i);
+        expect(answer.serverEnded).toBe(true);
+        await expect.poll(() => server.output().slice(before).match(/ 405 /g)?.length).toBe(1);
+        const log = server.output().slice(before);
+        expect(log.match(/^GET \/\?page= 200 /gm), refused).toHaveLength(2);
+        expect(log, refused).toMatch(new RegExp(`^${refused} \\S+ 405 19 `, "m"));
+        expect(log, refused).not.toMatch(/^GET .* 405 /m);
+      }
     } finally {
       await server.stop();
     }

@@ -21,19 +21,19 @@ export interface CachingProxy {
  * A shared cache as the README's CDN section assumes the least of: it keys by URL (and by the
  * coding, as `Vary: Accept-Encoding` asks), stores a GET's 200 only when `Cache-Control` makes
  * it public with an `s-maxage` and says neither `private` nor `no-store`, serves what it stored
- * without asking the origin, and forwards no cookies. `key` turns a request target into the
- * URL part of the cache key (default: the target itself).
+ * without asking the origin, and forwards no cookies. `key` turns a request target and its
+ * `Host` into the URL part of the cache key (default: the target itself).
  */
 export async function startCachingProxy(
   origin: string,
-  key: (target: string) => string = (target) => target,
+  key: (target: string, host: string) => string = (target) => target,
 ): Promise<CachingProxy> {
   const store = new Map<string, Stored>();
   const originRequests: string[] = [];
   const upstream = new URL(origin);
   const server = createServer((request, response) => {
     const target = request.url ?? "/";
-    const cacheKey = `${key(target)} ${request.headers["accept-encoding"] ?? ""}`;
+    const cacheKey = `${key(target, request.headers.host ?? "")} ${request.headers["accept-encoding"] ?? ""}`;
     const hit = request.method === "GET" ? store.get(cacheKey) : undefined;
     if (hit) {
       response.writeHead(hit.status, { ...hit.headers, "x-cache": "HIT" });

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 
 export interface RawResponse {
   status: number;
@@ -26,3 +27,40 @@ export function raw(
     request.end();
   });
 }
+
+/**
+ * Writes `parts` on one connection, a moment apart (each part is one write, so a part may
+ * hold several pipelined requests), and returns everything the server sent back once the
+ * connection closed (or after 10 s: a busy machine renders a first page slowly), and whether the server ended it.
+ */
+export function exchange(
+  port: number,
+  parts: string[],
+  localAddress?: string,
+): Promise<{ text: string; error?: string; serverEnded: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1", localAddress });
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    let serverEnded = false;
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("end", () => {
+      serverEnded = true;
+    });
+    socket.on("error", (cause: NodeJS.ErrnoException) => {
+      error = cause.code;
+    });
+    socket.on("close", () => resolve({ text: Buffer.concat(chunks).toString("latin1"), error, serverEnded }));
+    void (async () => {
+      for (const part of parts) {
+        socket.write(part);
+        await new Promise((wait) => setTimeout(wait, 150));
+      }
+    })();
+    setTimeout(() => socket.destroy(), 10_000);
+  });
+}
+
+/** The status codes of the responses in what `exchange` read, in order. */
+export const statusLines = (text: string) =>
+  [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => Number(match[1]));

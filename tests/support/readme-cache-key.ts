@@ -26,3 +26,14 @@ export function readmeCacheKey(): (target: string) => string {
     return `${target.slice(0, queryAt)}?${cacheArgs(target.slice(queryAt + 1))}`;
   };
 }
+
+/** The headers the README's nginx block sets on requests to the app (`proxy_set_header`), by name. */
+export function readmeProxyHeaders(): Map<string, string> {
+  const readme = readFileSync(join(process.cwd(), "README.md"), "utf8");
+  const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  return new Map(
+    [...block.matchAll(/^\s*proxy_set_header\s+(\S+)\s+("[^"]*"|\S+);/gm)].map(
+      ([, name = "", value = ""]) => [name.toLowerCase(), value],
+    ),
+  );
+}

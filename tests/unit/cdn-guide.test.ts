@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { onlyTrackingParameters, TRACKING_PARAMETERS } from "~/shared-documents/tracking-parameters.server";
-import { readmeCacheArgs, readmeCacheKey } from "../support/readme-cache-key";
+import { readmeCacheArgs, readmeCacheKey, readmeProxyHeaders } from "../support/readme-cache-key";
 
 const cacheArgs = readmeCacheArgs();
 const key = readmeCacheKey();
@@ -60,5 +60,14 @@ describe("the README's nginx cache key", () => {
       expect(new RegExp(fastly).test(name), name).toBe(true);
     }
     expect(new RegExp(fastly).test("enquiry")).toBe(false);
+  });
+});
+
+describe("the README's nginx block", () => {
+  it("passes the host and scheme it saw, and clears a client's X-Forwarded-Host, which its cache key does not hold", () => {
+    const headers = readmeProxyHeaders();
+    expect(headers.get("host")).toBe("$host");
+    expect(headers.get("x-forwarded-proto")).toBe("$scheme");
+    expect(headers.get("x-forwarded-host")).toBe('""');
   });
 });
