@@ -13,10 +13,12 @@ import {
 } from "~/enquiry/notices";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
+import { captureSource } from "~/enquiry/source.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import type { Allowance } from "~/http/budget.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { SpamReason } from "~/leads/lead";
+import type { LeadSource } from "~/leads/source";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
 type Attempt =
@@ -94,10 +96,11 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   }
 
   const enquiry = submission.value;
+  const source = captureSource(request, fields);
   const spam = spamReason(context.spamRules, request, fields, enquiry);
-  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log);
+  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log, source);
   const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
-    deliver(enquiry, context),
+    deliver(enquiry, context, source),
   );
   const transport = context.mail?.name;
   switch (attempt.kind) {
@@ -134,13 +137,14 @@ async function refuseSpam(
   context: EnquiryContext,
   result: EnquiryActionData["result"],
   log: (line: Omit<EnquiryLogLine, "ms">) => void,
+  source?: LeadSource,
 ) {
   const { client, leads, enquiryBudget: budget } = context;
   const key = `${reason}:${idempotencyKey(enquiry)}`;
   const { result: attempt, duplicate } = await caught.run(key, async (): Promise<Caught> => {
     const limited = budgetVerdict(context);
     if (limited) return limited;
-    if (!(await leads.quarantine(enquiry, reason))) return { kind: "unkept" };
+    if (!(await leads.quarantine(enquiry, reason, source))) return { kind: "unkept" };
     budget.record(client);
     return { kind: "quarantined" };
   });
@@ -164,7 +168,7 @@ function budgetVerdict({
   return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds, by };
 }
 
-async function deliver(enquiry: Enquiry, context: EnquiryContext): Promise<Attempt> {
+async function deliver(enquiry: Enquiry, context: EnquiryContext, source?: LeadSource): Promise<Attempt> {
   const { client, leads, mail, enquiryThrottle: throttle } = context;
   const limited = budgetVerdict(context);
   if (limited) return limited;
@@ -173,13 +177,13 @@ async function deliver(enquiry: Enquiry, context: EnquiryContext): Promise<Attem
     return { kind: "limited", retryAfterSeconds: throttled.retryAfterSeconds, by: "throttle" };
   }
   // Only an accepted enquiry counts against a budget: one the store kept, or one EmailJS took.
-  if (await leads.keep(enquiry)) {
+  if (await leads.keep(enquiry, source)) {
     accepted(context);
     return { kind: "stored" };
   }
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
   if (!mail) return { kind: "failed", result: null };
-  const result = await mail.send(enquiry);
+  const result = await mail.send(enquiry, source);
   if (result.ok) {
     accepted(context);
     return { kind: "sent" };

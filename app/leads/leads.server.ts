@@ -4,6 +4,7 @@ import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health";
 import type { SpamReason } from "~/leads/lead";
 import { createDelivererLock, delivererLockPath } from "~/leads/lock.server";
+import type { LeadSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
 import type { MailTransport } from "~/mail/types";
 
@@ -14,12 +15,12 @@ export interface LeadService {
    * Keeps an enquiry in the store and has it delivered; false when the store cannot keep it
    * (then the caller sends it directly).
    */
-  keep(enquiry: Enquiry): Promise<boolean>;
+  keep(enquiry: Enquiry, source?: LeadSource): Promise<boolean>;
   /**
    * Keeps an enquiry a filter caught in the quarantine (state `spam`, never delivered); false
    * when the store cannot keep it. Nothing is sent directly: a caught enquiry waits for an operator.
    */
-  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<boolean>;
+  quarantine(enquiry: Enquiry, reason: SpamReason, source?: LeadSource): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
   health(now?: number): Promise<LeadsHealth>;
   /** Starts the delivery loop (its timers never keep the process alive). */
@@ -72,9 +73,9 @@ export function createLeadService(
   });
 
   return {
-    async keep(enquiry) {
+    async keep(enquiry, source) {
       try {
-        await store.add(enquiry, transport ? "pending" : "inbox");
+        await store.add(enquiry, transport ? "pending" : "inbox", source);
         full = false;
         delivery.wake();
         return true;
@@ -88,9 +89,9 @@ export function createLeadService(
         return false;
       }
     },
-    async quarantine(enquiry, reason) {
+    async quarantine(enquiry, reason, source) {
       try {
-        await store.quarantine(enquiry, reason);
+        await store.quarantine(enquiry, reason, source);
         return true;
       } catch {
         // The store's write outcome (onWrite) already says whether the folder is usable.
