@@ -14,7 +14,7 @@ export interface LeadSource {
 }
 
 /** A value longer than this is dropped (a click id is under 120 characters). */
-export const MAX_SOURCE_VALUE = 200;
+const MAX_SOURCE_VALUE = 200;
 /** At most this many tracking parameters are kept (`utm_*` is an open family). */
 export const MAX_SOURCE_PARAMETERS = 16;
 const MAX_PARAMETER_NAME = 40;
@@ -44,7 +44,7 @@ const PAID_CLICKS: Record<string, string> = {
 };
 
 /** A value kept as it is: short, and every character visible (no control, invisible or bidi character). */
-export function cleanValue(value: unknown): value is string {
+function cleanValue(value: unknown): value is string {
   return (
     typeof value === "string" &&
     value !== "" &&
