@@ -1,6 +1,7 @@
 // `npm run leads`: the operator's view of the lead store, safe while the server runs.
-//   npm run leads                      newest first: time, state, attempts, name, e-mail, last error
+//   npm run leads                      newest first: time, state, attempts, name, e-mail, source, last error
 //   npm run leads -- --json            one JSON object per lead per line
+//   npm run leads -- --sources [--days N]   leads per source, medium and campaign over the last N days (30)
 //   npm run leads -- --spam [--json]   the quarantine: what the honeypot, block list and headless rule caught
 //   npm run leads -- retry ID          puts a failed (or inbox) lead back in the delivery queue
 //   npm run leads -- retry --failed    puts every failed lead back in the queue
@@ -14,9 +15,10 @@
 import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
 import { describeLeads } from "~/leads/health";
-import type { Lead } from "~/leads/lead";
+import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
 import { delivererLockPath, readLockHolder } from "~/leads/lock.server";
 import { release, requeue } from "~/leads/schedule";
+import { channelOf, describeSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { showInvisible } from "~/text/invisible-characters";
 import { printTable } from "./lib/server.js";
@@ -36,6 +38,7 @@ try {
   else if (command === "erase" && target && rest.length === 0 && !json) await erase(target);
   else if (command === "--spam" && target === undefined) await list(true);
   else if (command === "--health" && target === undefined && !json) await health();
+  else if (command === "--sources" && !json) await sources(summaryDays(target, rest));
   else if (command === undefined) await list(false);
   else usage();
 } catch (error) {
@@ -60,6 +63,7 @@ async function list(spam: boolean) {
         id: lead.id,
         name: showInvisible(lead.enquiry.name),
         "e-mail": showInvisible(lead.enquiry.email),
+        source: sourceOf(lead),
       })),
     );
     console.log("Release one into the delivery queue with: npm run leads -- release ID");
@@ -71,6 +75,7 @@ async function list(spam: boolean) {
         attempts: lead.attempts,
         name: showInvisible(lead.enquiry.name),
         "e-mail": showInvisible(lead.enquiry.email),
+        source: sourceOf(lead),
         "last error": showInvisible(lead.lastError ?? ""),
       })),
     );
@@ -79,6 +84,11 @@ async function list(spam: boolean) {
   if (!spam && quarantined > 0) {
     console.log(`${plural(quarantined, "lead")} in the quarantine: npm run leads -- --spam`);
   }
+}
+
+/** `google / cpc / spring-launch`, `linkedin.com (referral)`, `direct`; `unknown` for a lead from before sources were kept. */
+function sourceOf(lead: Lead) {
+  return showInvisible(describeSource(lead.source));
 }
 
 function time(lead: Lead) {
@@ -91,8 +101,13 @@ function plural(count: number, noun: string) {
 
 function printJson(leads: Lead[]) {
   for (const lead of leads) {
-    const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt, reason, releasedAt } = lead;
-    const notes = { ...(reason ? { reason } : {}), ...(releasedAt ? { releasedAt } : {}) };
+    const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt, reason, releasedAt, source } =
+      lead;
+    const notes = {
+      ...(reason ? { reason } : {}),
+      ...(releasedAt ? { releasedAt } : {}),
+      ...(source ? { source } : {}),
+    };
     const flat = { id, receivedAt, state, attempts, lastError, nextAttemptAt, ...notes, ...enquiry };
     // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
     console.log(showInvisible(JSON.stringify(flat), "json"));
@@ -212,6 +227,58 @@ async function health() {
   if (state === "unusable") process.exit(1);
 }
 
+/** The N of `--sources [--days N]`: 30 when not given, a whole number of days from 1 to 3650. */
+function summaryDays(flag: string | undefined, values: string[]): number {
+  if (flag === undefined) return 30;
+  const [value] = values;
+  if (
+    flag !== "--days" ||
+    values.length !== 1 ||
+    !value ||
+    !/^[1-9]\d{0,3}$/.test(value) ||
+    Number(value) > 3650
+  ) {
+    usage();
+  }
+  return Number(value);
+}
+
+/** Leads per source, medium and campaign received in the last `days` days, by what became of them. */
+async function sources(days: number) {
+  const since = Date.now() - days * 24 * 60 * 60 * 1000;
+  const recent = (await store.scan()).filter((lead) => Date.parse(lead.receivedAt) >= since);
+  const rows = new Map<string, { source: string; medium: string; campaign: string; counts: number[] }>();
+  for (const lead of recent) {
+    const channel = channelOf(lead.source);
+    const key = JSON.stringify([channel.source, channel.medium, channel.campaign]);
+    const row = rows.get(key) ?? { ...channel, counts: [0, 0, 0] };
+    const column = lead.state === "sent" ? 0 : UNDELIVERED_STATES.includes(lead.state) ? 1 : 2;
+    row.counts[column] = (row.counts[column] ?? 0) + 1;
+    rows.set(key, row);
+  }
+  const total = (row: { counts: number[] }) => row.counts.reduce((sum, count) => sum + count, 0);
+  const sorted = [...rows.values()].sort(
+    (a, b) =>
+      total(b) - total(a) ||
+      `${a.source}/${a.medium}/${a.campaign}`.localeCompare(`${b.source}/${b.medium}/${b.campaign}`),
+  );
+  const period = `the last ${plural(days, "day")} (since ${new Date(since).toISOString().replace("T", " ").slice(0, 16)} UTC)`;
+  if (sorted.length === 0) return console.log(`No leads in ${period}.`);
+  console.log(
+    `Leads per source over ${period}: delivered (sent), waiting (pending, inbox, failed), quarantined (spam).`,
+  );
+  printTable(
+    sorted.map((row) => ({
+      source: showInvisible(row.source),
+      medium: showInvisible(row.medium),
+      campaign: showInvisible(row.campaign),
+      delivered: row.counts[0],
+      waiting: row.counts[1],
+      quarantined: row.counts[2],
+    })),
+  );
+}
+
 function fail(line: string): never {
   console.error(line);
   process.exit(1);
@@ -219,7 +286,7 @@ function fail(line: string): never {
 
 function usage() {
   console.error(
-    "usage: npm run leads [-- --json | -- --spam [--json] | -- --health | -- retry ID | -- retry --failed | -- release ID | -- find EMAIL|PHONE [--json] | -- erase EMAIL|PHONE]",
+    "usage: npm run leads [-- --json | -- --spam [--json] | -- --sources [--days N] | -- --health | -- retry ID | -- retry --failed | -- release ID | -- find EMAIL|PHONE [--json] | -- erase EMAIL|PHONE]",
   );
   process.exit(2);
 }

@@ -14,10 +14,12 @@ import {
 } from "~/enquiry/notices";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
+import { captureSource } from "~/enquiry/source.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { Allowance } from "~/http/limits.server";
 import type { SpamReason } from "~/leads/lead";
+import type { LeadSource } from "~/leads/source";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
 type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
@@ -97,11 +99,12 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   }
 
   const enquiry = submission.value;
+  const source = captureSource(request, fields);
   const spam = spamReason(context.spamRules, request, fields, enquiry);
-  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log);
+  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log, source);
   const { result: attempt, duplicate } = await attempts.run(
     enquiryKey("kept", enquiry),
-    () => deliver(enquiry, context),
+    () => deliver(enquiry, context, source),
     // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
     async (earlier) => earlier.kind !== "stored" || (await context.leads.holds(earlier.leadId)),
   );
@@ -141,6 +144,7 @@ async function refuseSpam(
   context: EnquiryContext,
   result: EnquiryActionData["result"],
   log: (line: Omit<EnquiryLogLine, "ms">) => void,
+  source?: LeadSource,
 ) {
   const { client, leads, enquiryLimits } = context;
   const { result: attempt, duplicate } = await caught.run(
@@ -148,7 +152,7 @@ async function refuseSpam(
     async (): Promise<Caught> => {
       const units = await takeEnquiryUnits(enquiryLimits, client, { throttle: false });
       if (!units.allowed) return limited(units);
-      const leadId = await leads.quarantine(enquiry, reason);
+      const leadId = await leads.quarantine(enquiry, reason, source);
       if (leadId !== null) return { kind: "quarantined", leadId };
       await units.giveBack();
       return { kind: "unkept" };
@@ -174,18 +178,18 @@ function limited(refusal: Extract<Allowance<EnquiryLimitName>, { allowed: false 
  * simultaneous enquiries never pass more than the limits allow; gives them back when nothing
  * could be kept or sent: only an accepted enquiry counts.
  */
-async function deliver(enquiry: Enquiry, context: EnquiryContext): Promise<Attempt> {
+async function deliver(enquiry: Enquiry, context: EnquiryContext, source?: LeadSource): Promise<Attempt> {
   const { client, leads, mail, enquiryLimits } = context;
   const units = await takeEnquiryUnits(enquiryLimits, client, { throttle: true });
   if (!units.allowed) return limited(units);
-  const leadId = await leads.keep(enquiry);
+  const leadId = await leads.keep(enquiry, source);
   if (leadId !== null) return { kind: "stored", leadId };
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
   if (!mail) {
     await units.giveBack();
     return { kind: "failed", result: null };
   }
-  const result = await mail.send(enquiry);
+  const result = await mail.send(enquiry, source);
   if (result.ok) return { kind: "sent" };
   await units.giveBack();
   logMailFailure(mail.name, result);

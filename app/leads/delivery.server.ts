@@ -143,7 +143,7 @@ export function createDelivery(options: {
 
   async function send(lead: Lead, via: MailTransport) {
     lastSendAt = now().getTime();
-    const result = await via.send(lead.enquiry);
+    const result = await via.send(lead.enquiry, lead.source);
     immediate.delete(lead.id);
     const updated = afterAttempt(lead, result, now(), random);
     if (updated.state === "sent") accepted.add(lead.id);

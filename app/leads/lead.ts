@@ -1,4 +1,5 @@
 import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
+import { type LeadSource, parseLeadSource } from "~/leads/source";
 
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
@@ -39,6 +40,8 @@ export interface Lead {
   reason?: SpamReason;
   /** ISO time an operator released it from the quarantine (`npm run leads -- release ID`). */
   releasedAt?: string;
+  /** Where the visitor came from (campaign, click id, referring site); leads from before it have none. */
+  source?: LeadSource;
 }
 
 /** A lead as it is first stored at `at`: nothing tried yet, due at once. */
@@ -48,6 +51,7 @@ export function newLead(options: {
   state: LeadState;
   at: Date;
   reason?: SpamReason;
+  source?: LeadSource;
 }): Lead {
   const at = options.at.toISOString();
   return {
@@ -60,6 +64,7 @@ export function newLead(options: {
     queuedAt: at,
     enquiry: options.enquiry,
     ...(options.reason ? { reason: options.reason } : {}),
+    ...(options.source ? { source: options.source } : {}),
   };
 }
 
@@ -71,7 +76,10 @@ export function leadFileName(lead: Pick<Lead, "id" | "receivedAt">): string {
   return `${String(Date.parse(lead.receivedAt)).padStart(13, "0")}-${lead.id}.json`;
 }
 
-/** The lead a file holds, or null when the text is not a complete lead record. */
+/**
+ * The lead a file holds, or null when the text is not a complete lead record. A source that is
+ * not what the site writes is left out: the lead itself is still read.
+ */
 export function parseLead(text: string): Lead | null {
   let value: unknown;
   try {
@@ -98,7 +106,13 @@ export function parseLead(text: string): Lead | null {
     typeof enquiry === "object" &&
     enquiry !== null &&
     ENQUIRY_FIELDS.every((field) => typeof enquiry[field] === "string");
-  return complete ? (value as Lead) : null;
+  if (!complete) return null;
+  if (lead.source !== undefined) {
+    const source = parseLeadSource(lead.source);
+    if (source) lead.source = source;
+    else delete lead.source;
+  }
+  return value as Lead;
 }
 
 /**

@@ -4,6 +4,7 @@ import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health";
 import type { SpamReason } from "~/leads/lead";
 import { createDelivererLock, delivererLockPath } from "~/leads/lock.server";
+import type { LeadSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
 import type { MailTransport } from "~/mail/types";
 
@@ -14,13 +15,13 @@ export interface LeadService {
    * Keeps an enquiry in the store and has it delivered: its lead's id, or null when the store
    * cannot keep it (then the caller sends it directly).
    */
-  keep(enquiry: Enquiry): Promise<string | null>;
+  keep(enquiry: Enquiry, source?: LeadSource): Promise<string | null>;
   /**
    * Keeps an enquiry a filter caught in the quarantine (state `spam`, never delivered): its
    * lead's id, or null when the store cannot keep it. Nothing is sent directly: a caught
    * enquiry waits for an operator.
    */
-  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<string | null>;
+  quarantine(enquiry: Enquiry, reason: SpamReason, source?: LeadSource): Promise<string | null>;
   /** Whether the lead `id` is still kept: false once it was erased (by any process) or removed. */
   holds(id: string): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
@@ -75,9 +76,9 @@ export function createLeadService(
   });
 
   return {
-    async keep(enquiry) {
+    async keep(enquiry, source) {
       try {
-        const lead = await store.add(enquiry, transport ? "pending" : "inbox");
+        const lead = await store.add(enquiry, transport ? "pending" : "inbox", source);
         full = false;
         delivery.wake();
         return lead.id;
@@ -91,9 +92,9 @@ export function createLeadService(
         return null;
       }
     },
-    async quarantine(enquiry, reason) {
+    async quarantine(enquiry, reason, source) {
       try {
-        return (await store.quarantine(enquiry, reason)).id;
+        return (await store.quarantine(enquiry, reason, source)).id;
       } catch {
         // The store's write outcome (onWrite) already says whether the folder is usable.
         return null;

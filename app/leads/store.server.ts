@@ -23,6 +23,7 @@ import {
   type SpamReason,
   UNDELIVERED_STATES,
 } from "~/leads/lead";
+import type { LeadSource } from "~/leads/source";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
@@ -80,12 +81,12 @@ export interface WriteOutcome {
 export interface LeadStore {
   readonly folder: string;
   /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
-  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
+  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">, source?: LeadSource): Promise<Lead>;
   /**
    * Keeps a lead a filter caught in the state `spam`, never delivered and outside the cap. Past
    * MAX_SPAM_PER_REASON of its reason, the oldest of that reason is removed (one log line each).
    */
-  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<Lead>;
+  quarantine(enquiry: Enquiry, reason: SpamReason, source?: LeadSource): Promise<Lead>;
   /**
    * Replaces a lead's file durably, all at once: the very file it was read from. False (and
    * nothing written) when the lead was erased meanwhile.
@@ -562,16 +563,18 @@ export function createLeadStore(options: {
   return {
     folder,
 
-    async add(enquiry, state) {
+    async add(enquiry, state, source) {
       const undelivered = countUndelivered();
       if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
-      return addLead(newLead({ id: randomUUID(), enquiry, state, at: now() }));
+      return addLead(newLead({ id: randomUUID(), enquiry, state, at: now(), source }));
     },
 
-    async quarantine(enquiry, reason) {
+    async quarantine(enquiry, reason, source) {
       // The bound counts what the folder holds: right after start, the first scan may still run.
       if (!scanned) await scan().catch(() => undefined);
-      const lead = await addLead(newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now() }));
+      const lead = await addLead(
+        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source }),
+      );
       const same = sorted().filter((other) => other.state === "spam" && other.reason === reason);
       for (const oldest of same.slice(0, Math.max(0, same.length - maxSpamPerReason))) {
         await remove(oldest);

@@ -27,11 +27,11 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
 
   return {
     name: "emailjs",
-    async send(enquiry) {
+    async send(enquiry, source) {
       const attempt: Promise<SendResult> = sendEmail(
         config.serviceId,
         config.templateId,
-        toTemplateParams(enquiry, config.recipient),
+        toTemplateParams(enquiry, config.recipient, source),
         { publicKey: config.publicKey, privateKey: config.privateKey },
       ).then(
         (): SendResult => ({ ok: true }),

@@ -73,8 +73,11 @@ const test = base.extend<
 
 const EMPTY: EnquiryValues = { name: "", email: "", countryCode: "", phoneNumber: "", message: "" };
 
-/** Waits for the delivery loop to send the enquiry once, then checks the request EmailJS got. */
-async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
+/**
+ * Waits for the delivery loop to send the enquiry once, then checks the request EmailJS got.
+ * `source`: `direct` from the home page, `unknown` from a POST that names no page of the site.
+ */
+async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues, source = "direct") {
   await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 5_000 }).toBe(1);
   const [request] = requestsFor(fake, values.name);
   expect(request?.method).toBe("POST");
@@ -97,6 +100,8 @@ async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues) {
     phoneNumber: values.phoneNumber,
     message: values.message,
     from_name: values.name,
+    source,
+    click_id: "",
   });
 }
 
@@ -376,7 +381,7 @@ test.describe("idempotency", () => {
     expect(first?.headers().location).toMatch(/^\/\?enquiry=[\w.-]+#contact$/);
     expect(second?.headers().location).toMatch(/^\/\?enquiry=[\w.-]+#contact$/);
     expect(second?.headers().location).not.toBe(first?.headers().location);
-    await expectProviderRequest(fake, values);
+    await expectProviderRequest(fake, values, "unknown");
 
     const again = await request.post("/?index", { form: body, maxRedirects: 0 });
     expect(again.status()).toBe(303);

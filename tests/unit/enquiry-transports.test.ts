@@ -24,9 +24,10 @@ const config = {
 type SendFn = typeof send;
 
 describe("EmailJS transport", () => {
-  it("sends the seven template params with both keys", async () => {
+  it("sends the nine template params with both keys", async () => {
     const sendEmail = vi.fn<SendFn>(async () => new EmailJSResponseStatus(200, "OK"));
-    const result = await createEmailJsTransport(config, sendEmail).send(enquiry);
+    const source = { landing: "/", parameters: { utm_source: "google", utm_medium: "cpc", gclid: "Cj0KCQ" } };
+    const result = await createEmailJsTransport(config, sendEmail).send(enquiry, source);
     expect(result).toEqual({ ok: true });
     expect(sendEmail).toHaveBeenCalledExactlyOnceWith(
       "service_abc",
@@ -39,6 +40,8 @@ describe("EmailJS transport", () => {
         phoneNumber: "9876543210",
         message: enquiry.message,
         from_name: "Asha Rao",
+        source: "google / cpc",
+        click_id: "gclid=Cj0KCQ",
       },
       { publicKey: "public-key", privateKey: "very-secret-private-key" },
     );

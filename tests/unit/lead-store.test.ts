@@ -208,6 +208,24 @@ describe("lead store", () => {
     expect(await readdir(join(root, "data", "erased"))).toEqual([]);
   });
 
+  it("keeps a lead's source in its file, quarantined ones too; erase and retention take it with the lead", async () => {
+    const clock = fakeClock();
+    const store = createLeadStore({ folder, now: clock.now, log: () => {} });
+    const source = { landing: "/", parameters: { utm_source: "newsletter", gclid: "Cj0KCQ" } };
+    const lead = await store.add(enquiry, "inbox", source);
+    clock.advance(1000);
+    const spam = await store.quarantine({ ...enquiry, name: "spam" }, "honeypot", source);
+    const reread = await createLeadStore({ folder, create: false, log: () => {} }).scan();
+    expect(reread.map((each) => [each.id, each.source])).toEqual([
+      [lead.id, source],
+      [spam.id, source],
+    ]);
+    await store.erase(lead);
+    clock.advance(30 * DAY + 1);
+    await store.prune({ days: 90, spamDays: 30 });
+    expect(await readdir(folder)).toEqual([]);
+  });
+
   it("never writes an erased lead back, even from a process that still holds it", async () => {
     const server = createLeadStore({ folder, log: () => {} });
     const lead = await server.add(enquiry, "pending");

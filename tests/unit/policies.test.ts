@@ -123,11 +123,25 @@ describe("formatPolicyDate", () => {
 });
 
 describe("the privacy policy and the lead store", () => {
+  it("names the campaign data kept with an enquiry, why, that it goes with the enquiry, and that no browser storage keeps it", () => {
+    const text = textsOf(privacyPolicy).join("\n");
+    expect(text).toMatch(
+      /how you found us, so that we can tell which of our advertisements, newsletters and posts bring enquiries/,
+    );
+    for (const kept of ["utm_source", "gclid", "the first page you opened", "https://www.linkedin.com"]) {
+      expect(text).toContain(kept);
+    }
+    expect(text).toContain(
+      "no cookie, no localStorage or sessionStorage and no other storage in your browser",
+    );
+    expect(text).toContain("deleted with it, when its time is up or when you ask us to erase your data");
+  });
+
   it("states the retention the store applies by default (ENQUIRY_RETENTION_DAYS) and the 72 h of retries", () => {
     const days = parseEnv({}, () => {}).ENQUIRY_RETENTION_DAYS;
     const text = textsOf(privacyPolicy).join("\n");
     expect(text).toContain(
-      `saved on our web server (your name, e-mail address, phone number and message, with the time it arrived and whether it has been delivered to our team) is deleted ${days} days after it arrived`,
+      `saved on our web server (your name, e-mail address, phone number and message, with how you found us, the time it arrived and whether it has been delivered to our team) is deleted ${days} days after it arrived`,
     );
     expect(text).toContain("tries again for up to 72 hours");
   });

@@ -8,7 +8,7 @@ export const privacyPolicy: Policy = {
   path: "/privacy-policy",
   title: "Privacy Policy",
   summary: `What personal information ${site.name} collects through its website, how we use and protect it, how long we keep it, and your rights under the CCPA, the GDPR and India’s DPDP Act.`,
-  updated: "2026-11-23",
+  updated: "2026-11-24",
   intro: [
     {
       kind: "paragraph",
@@ -39,6 +39,10 @@ export const privacyPolicy: Policy = {
             "your country calling code and phone number;",
             "your message, with anything you choose to tell us about your project or company.",
           ],
+        },
+        {
+          kind: "paragraph",
+          text: "With your enquiry we also keep a note of how you found us, so that we can tell which of our advertisements, newsletters and posts bring enquiries and which bring spam. It holds the address of the first page you opened on our website, without anything else from that address except the campaign tags a link to us may carry (such as utm_source, utm_medium and utm_campaign) and an advertising platform’s click identifier (such as Google’s gclid); and, when your browser runs JavaScript, the name of the website whose link you followed (for example https://www.linkedin.com, never the page you were reading there). It is read only when you press Submit, from the page itself and from the address your browser sends with the form: no cookie, no localStorage or sessionStorage and no other storage in your browser is used to keep it, and it is forgotten when you close the tab. It is part of your enquiry: included in the e-mail that brings it to our team, and deleted with it, when its time is up or when you ask us to erase your data.",
         },
         {
           kind: "paragraph",
@@ -213,7 +217,7 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: "The copy of your enquiry saved on our web server (your name, e-mail address, phone number and message, with the time it arrived and whether it has been delivered to our team) is deleted 90 days after it arrived. The only exception is an enquiry still being delivered at that point, which is deleted as soon as delivery ends.",
+          text: "The copy of your enquiry saved on our web server (your name, e-mail address, phone number and message, with how you found us, the time it arrived and whether it has been delivered to our team) is deleted 90 days after it arrived. The only exception is an enquiry still being delivered at that point, which is deleted as soon as delivery ends.",
         },
         {
           kind: "paragraph",

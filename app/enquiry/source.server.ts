@@ -1,0 +1,58 @@
+import { SOURCE_FIELDS } from "~/enquiry/source-fields";
+import { env } from "~/env.server";
+import { cleanOrigin, cleanPath, type LeadSource, leadSource, trackingParameters } from "~/leads/source";
+
+/**
+ * Where an enquiry came from, read at submit and never refused for: the landing the browser's
+ * script kept from the first page of the visit (path, query and another site's origin), or
+ * without it the page the form was posted from, by its `Referer`, when that is this site (its
+ * `SITE_URL`, or the origin the request was made to). Each value that is too long, holds an
+ * invisible character or is not what it claims is dropped alone; unknown parameters are ignored.
+ * A forged value labels only the enquiry it came with.
+ */
+export function captureSource(
+  request: Request,
+  fields: Map<string, string[]>,
+  siteUrl: string = env.SITE_URL,
+): LeadSource | undefined {
+  const own = new URL(request.url).origin;
+  const origins = new Set([own, originOf(siteUrl)]);
+  const landing =
+    ownPage(single(fields, SOURCE_FIELDS.landing), own, origins) ??
+    ownPage(request.headers.get("Referer") ?? undefined, undefined, origins);
+  const referrer = single(fields, SOURCE_FIELDS.referrer);
+  return leadSource({
+    landing: landing && cleanPath(landing.pathname) ? landing.pathname : undefined,
+    referrer: cleanOrigin(referrer) && !origins.has(referrer) ? referrer : undefined,
+    parameters: landing ? trackingParameters(landing.searchParams) : undefined,
+  });
+}
+
+/** A field's value when it was posted exactly once. */
+function single(fields: Map<string, string[]>, name: string): string | undefined {
+  const values = fields.get(name);
+  return values?.length === 1 ? values[0] : undefined;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `value` as a URL of this site: a path (`/…`, resolved against `base`) or, with no base, an
+ * absolute URL whose origin is one of `origins`.
+ */
+function ownPage(value: string | undefined, base: string | undefined, origins: Set<string | undefined>) {
+  if (!value || value.length > 2048) return undefined;
+  if (base !== undefined && !/^\/(?![/\\])/.test(value)) return undefined;
+  try {
+    const url = new URL(value, base);
+    return origins.has(url.origin) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
