@@ -25,8 +25,15 @@ export function createPgDelivererLock(database: Database): DelivererLock {
     client.release(broken ? true : undefined);
   };
 
-  /** Whether the lock's connection still answers (and so still holds the lock). */
-  const alive = async () => {
+  /** Whether the lock's connection still answers (and so still holds the lock); one check at a time. */
+  let checking: Promise<boolean> | undefined;
+  const alive = () => {
+    checking ??= check().finally(() => {
+      checking = undefined;
+    });
+    return checking;
+  };
+  const check = async () => {
     const client = held;
     if (!client) return false;
     if (cut) {

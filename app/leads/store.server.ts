@@ -13,14 +13,7 @@ import {
 } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { countLeads, type LeadStore, StoreFullError, type WriteOutcome } from "~/leads/contract.server";
-import {
-  type Lead,
-  leadFileName,
-  logLeadState,
-  newLead,
-  parseLead,
-  UNDELIVERED_STATES,
-} from "~/leads/lead";
+import { type Lead, leadFileName, logLeadState, newLead, parseLead, UNDELIVERED_STATES } from "~/leads/lead";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
