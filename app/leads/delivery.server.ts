@@ -1,7 +1,7 @@
 import type { LeadStore } from "~/leads/contract.server";
 import { type Lead, logLeadState } from "~/leads/lead";
 import { type DelivererLock, HEARTBEAT_MS } from "~/leads/lock.server";
-import { createOutcomeWriter } from "~/leads/outcomes.server";
+import { createOutcomeWriter, type OutcomeWriter } from "~/leads/outcomes.server";
 import { afterAttempt } from "~/leads/schedule";
 import { logMailFailure, type MailTransport } from "~/mail/types";
 
@@ -29,8 +29,6 @@ export interface Delivery {
   /** The store's delivery view as this process knows it (an outcome not yet written wins), oldest first. */
   leads(): Lead[];
 }
-
-type Task = "send" | "lock" | "scan";
 
 /**
  * Sends stored `pending` leads through `transport`, one at a time, at most one per
@@ -86,14 +84,7 @@ export function createDelivery(options: {
     timer.unref();
   };
 
-  // A broken store fails every few seconds the same way: each task (sending; the lock and
-  // retention; the scan) says it once until its error changes, so two never alternate in the log.
-  const lastReport = new Map<Task, string>();
-  const report = (task: Task) => (error: unknown) => {
-    const line = `lead store: ${store.folder}: ${error instanceof Error ? error.message : String(error)}`;
-    if (line !== lastReport.get(task)) log(line);
-    lastReport.set(task, line);
-  };
+  const report = createFaultReport(store, log);
 
   const lostLock = () => {
     owner = false;
@@ -121,18 +112,6 @@ export function createDelivery(options: {
     return chosen;
   }
 
-  /** Without any EmailJS the store is the inbox: a lead queued for delivery is filed there. */
-  async function fileInInbox() {
-    for (const stored of store.leads()) {
-      if (stopping || current(stored).state !== "pending") continue;
-      const lead = await store.claim(current(stored));
-      if (!lead) continue;
-      const filed: Lead = { ...lead, state: "inbox" };
-      logLeadState(filed);
-      await outcomes.write(filed);
-    }
-  }
-
   function pump() {
     if (busy || stopping) return;
     busy = true;
@@ -146,7 +125,7 @@ export function createDelivery(options: {
     try {
       // Outcomes are this process's to write, whoever delivers now.
       await outcomes.writeDue();
-      if (owner && transport === null) return await fileInInbox();
+      if (owner && transport === null) return await fileInInbox(store, outcomes, current, () => stopping);
       if (!owner || !sending) return;
       const lead = next();
       const time = now().getTime();
@@ -220,12 +199,8 @@ export function createDelivery(options: {
   }
 
   const every = (ms: number, task: () => Promise<void>) => {
-    const interval = setInterval(task, ms);
-    interval.unref();
-    timers.push(interval);
+    timers.push(setInterval(task, ms).unref());
   };
-
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   return {
     start() {
@@ -241,13 +216,7 @@ export function createDelivery(options: {
       clearTimeout(timer);
       // The heartbeat goes on while a send in flight finishes and its outcome is written.
       await running;
-      let delayMs = 200;
-      while (outcomes.holdsSent()) {
-        await outcomes.writeDue(true);
-        if (outcomes.size() === 0) break;
-        await sleep(delayMs);
-        delayMs = Math.min(delayMs * 2, 2_000);
-      }
+      await writeSentOutcomes(outcomes);
       for (const interval of timers) clearInterval(interval);
       timers.length = 0;
       if (owner) await lock.release().catch(report("lock"));
@@ -257,4 +226,47 @@ export function createDelivery(options: {
     outcomes: () => outcomes.pending(),
     leads: () => store.leads().map(current),
   };
+}
+
+type Task = "send" | "lock" | "scan";
+
+/**
+ * A broken store fails every few seconds the same way: each task (sending; the lock and
+ * retention; the scan) says it once until its error changes, so two never alternate in the log.
+ */
+function createFaultReport(store: LeadStore, log: (line: string) => void) {
+  const lastReport = new Map<Task, string>();
+  return (task: Task) => (error: unknown) => {
+    const line = `lead store: ${store.folder}: ${error instanceof Error ? error.message : String(error)}`;
+    if (line !== lastReport.get(task)) log(line);
+    lastReport.set(task, line);
+  };
+}
+
+/** Without any EmailJS the store is the inbox: a lead queued for delivery is filed there. */
+async function fileInInbox(
+  store: LeadStore,
+  outcomes: OutcomeWriter,
+  current: (lead: Lead) => Lead,
+  stopping: () => boolean,
+) {
+  for (const stored of store.leads()) {
+    if (stopping() || current(stored).state !== "pending") continue;
+    const lead = await store.claim(current(stored));
+    if (!lead) continue;
+    const filed: Lead = { ...lead, state: "inbox" };
+    logLeadState(filed);
+    await outcomes.write(filed);
+  }
+}
+
+/** Writes the outcomes of sends EmailJS accepted until none waits (the caller bounds the wait). */
+async function writeSentOutcomes(outcomes: OutcomeWriter) {
+  let delayMs = 200;
+  while (outcomes.holdsSent()) {
+    await outcomes.writeDue(true);
+    if (outcomes.size() === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    delayMs = Math.min(delayMs * 2, 2_000);
+  }
 }
