@@ -1,3 +1,5 @@
+import { createDatabase, type Database } from "~/db/database.server";
+import { MIGRATIONS } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
@@ -38,7 +40,10 @@ declare module "@remix-run/server-runtime" {
 /** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
 export function createServices(env: Env) {
   const mail = selectTransport(env);
-  const leads = createLeadService(env, mail);
+  const database: Database | null = env.DATABASE_URL
+    ? createDatabase({ url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, migrations: MIGRATIONS })
+    : null;
+  const leads = createLeadService(env, mail, database);
   const vitals = createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
   const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR });
   const services: AppServices = {
@@ -57,6 +62,7 @@ export function createServices(env: Env) {
   return {
     services,
     start() {
+      database?.start();
       leads.start();
       // Metrics age out even when no beacon arrives to trigger a rotation.
       void vitals.prune();
@@ -69,6 +75,7 @@ export function createServices(env: Env) {
       clearInterval(pruning);
       clearInterval(sweeping);
       await leads.stop();
+      await database?.stop();
     },
   };
 }
