@@ -140,11 +140,12 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     const lead = await store.add(enquiry, "pending");
     expect(await store.save({ ...lead, state: "sent", attempts: 1 })).toBe(true);
     expect(await place.open().list()).toEqual([{ ...lead, state: "sent", attempts: 1 }]);
-    if (kind.name === "PostgreSQL") {
-      const withSource = { ...lead, source: { utm_source: "newsletter" } } as Lead;
-      expect(await store.save(withSource)).toBe(true);
-      expect(await place.open().list()).toEqual([withSource]);
-    }
+    const withSource: Lead = {
+      ...lead,
+      source: { landing: "/", referrer: "https://www.linkedin.com", parameters: { utm_source: "newsletter" } },
+    };
+    expect(await store.save(withSource)).toBe(true);
+    expect(await place.open().list()).toEqual([withSource]);
   });
 
   it("quarantines outside the cap, at most N per reason, the oldest of that reason going first", async () => {
