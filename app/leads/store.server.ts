@@ -99,6 +99,8 @@ export interface LeadStore {
   erase(lead: Lead): Promise<void>;
   /** Whether the lead was erased (by any process); this store then forgets it. */
   isErased(lead: Lead): Promise<boolean>;
+  /** Whether the lead `id` this store wrote or read is still in the folder: not erased, not removed. */
+  has(id: string): Promise<boolean>;
   /**
    * Brings the view up to date with the folder (leads written by another process, by the
    * operator's CLI, or removed), and returns every lead, oldest first. Each entry succeeds or
@@ -603,6 +605,20 @@ export function createLeadStore(options: {
     },
 
     isErased: wasErased,
+
+    async has(id) {
+      const name = fileOf.get(id);
+      if (name === undefined) return false;
+      const erasure = await access(join(erased, id)).then(
+        () => true,
+        () => false,
+      );
+      if (erasure) return false;
+      return lstat(join(folder, name)).then(
+        (info) => info.isFile(),
+        () => false,
+      );
+    },
 
     scan,
 
