@@ -4,6 +4,7 @@ import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
+import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadService, type LeadService } from "~/leads/leads.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
@@ -50,13 +51,15 @@ export function createServices(env: Env) {
     ? createDatabaseVitalsStore(database)
     : createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
   const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database });
+  // With a database the limits count once for the whole site; without, in this process's memory.
+  const limitStore = database ? databaseLimitStore(database) : undefined;
   const services: AppServices = {
     leads,
     mail,
-    enquiryLimits: createEnquiryLimits(env),
+    enquiryLimits: createEnquiryLimits(env, limitStore),
     notices,
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
-    beaconLimits: createBeaconLimits(env),
+    beaconLimits: createBeaconLimits(env, limitStore),
     vitals,
     documents: new StaticDocumentCache(),
     fastPath: createFastPath(),
