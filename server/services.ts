@@ -2,6 +2,7 @@ import { createDatabase, type Database } from "~/db/database.server";
 import { MIGRATIONS } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
+import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/shared-submissions.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
@@ -23,6 +24,8 @@ export interface AppServices {
   enquiryLimits: EnquiryLimits;
   /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
   notices: SentNotices;
+  /** With DATABASE_URL: the double-submit memory every replica shares; null: this process's own only. */
+  submissions: SharedSubmissions | null;
   /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
   spamRules: SpamRules;
   beaconLimits: BeaconLimits;
@@ -53,11 +56,13 @@ export function createServices(env: Env) {
   const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database });
   // With a database the limits count once for the whole site; without, in this process's memory.
   const limitStore = database ? databaseLimitStore(database) : undefined;
+  const submissions = database ? createSharedSubmissions(database) : null;
   const services: AppServices = {
     leads,
     mail,
     enquiryLimits: createEnquiryLimits(env, limitStore),
     notices,
+    submissions,
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
     beaconLimits: createBeaconLimits(env, limitStore),
     vitals,
@@ -68,7 +73,10 @@ export function createServices(env: Env) {
   let sweeping: NodeJS.Timeout | undefined;
   // Expired state goes on a timer too, even on a replica no request reaches.
   const prune = () => void vitals.prune();
-  const sweep = () => void notices.sweep().catch(() => {});
+  const sweep = () => {
+    notices.sweep().catch(() => {});
+    submissions?.sweep().catch(() => {});
+  };
   return {
     services,
     database,

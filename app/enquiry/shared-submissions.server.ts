@@ -1,4 +1,6 @@
+import { createHmac } from "node:crypto";
 import type { Database } from "~/db/database.server";
+import type { Enquiry } from "~/enquiry/fields";
 
 /** How long a replica's claim on a submission holds while its enquiry is being kept or sent. */
 const CLAIM_LEASE_MS = 20_000;
@@ -29,6 +31,8 @@ interface Submission<T> {
 export interface SharedSubmissions {
   /** The salt fingerprints are made with, once the database is ready; null before. */
   salt(): string | null;
+  /** `enquiry`'s fingerprint within `scope` (kept, or a filter's reason); null while unusable. */
+  fingerprint(scope: string, enquiry: Enquiry): string | null;
   run<T>(submission: Submission<T>): Promise<Outcome<T> | null>;
   /** Deletes rows whose time has passed (the server calls it hourly). */
   sweep(): Promise<void>;
@@ -48,6 +52,12 @@ export function createSharedSubmissions(database: Database): SharedSubmissions {
 
   return {
     salt: () => (usable() ? salt : null),
+    fingerprint(scope, enquiry) {
+      if (!usable() || salt === null) return null;
+      return createHmac("sha256", salt)
+        .update(`${scope}\n${JSON.stringify(enquiry)}`)
+        .digest("base64url");
+    },
     async run<T>({ fingerprint, task, keep, stillHolds, ttlMs }: Submission<T>): Promise<Outcome<T> | null> {
       for (;;) {
         if (!usable()) return null;
@@ -69,12 +79,16 @@ export function createSharedSubmissions(database: Database): SharedSubmissions {
               [fingerprint],
             );
             const current = found.rows[0];
-            row = current && { result: current.outcome === "running" ? undefined : current.result, live: current.live };
+            row = current && {
+              result: current.outcome === "running" ? undefined : current.result,
+              live: current.live,
+            };
           }
         } catch {
           return null;
         }
-        if (claimed) return { result: await runClaimed(database, fingerprint, task, keep, ttlMs), duplicate: false };
+        if (claimed)
+          return { result: await runClaimed(database, fingerprint, task, keep, ttlMs), duplicate: false };
         if (row === undefined) continue;
         if (!row.live) {
           // A kept outcome past its time, or the lease of a replica that died while running it.

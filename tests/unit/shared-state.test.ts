@@ -4,6 +4,7 @@ import { MIGRATIONS } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { NOTICE_PARAMETER } from "~/enquiry/notices";
 import { createSentNotices, NOTICE_TTL_MS } from "~/enquiry/sent-notice.server";
+import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/shared-submissions.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
 import { createDatabaseVitalsStore, readDatabaseRecords } from "~/vitals/database-store.server";
 import type { Beacon } from "~/vitals/metrics";
@@ -269,4 +270,91 @@ describe("limits with DATABASE_URL", () => {
     }
     await stopAll(databases);
   }, 30_000);
+});
+
+describe("double submits with DATABASE_URL", () => {
+  const kept = (result: { kind: string }) => result.kind === "stored";
+
+  test("the same enquiry on two replicas at once runs once; the other replica answers with its outcome", async () => {
+    const { databases } = await replicas(2);
+    const shared = databases.map((database) => createSharedSubmissions(database));
+    await expect.poll(() => shared.every((replica) => replica.salt() !== null)).toBe(true);
+    expect(shared[0]?.salt()).toBe(shared[1]?.salt());
+    let runs = 0;
+    const task = async () => {
+      runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { kind: "stored", leadId: "lead-1" };
+    };
+    const outcomes = await Promise.all(
+      shared.map((replica) =>
+        replica.run({ fingerprint: "f1", task, keep: kept, stillHolds: async () => true, ttlMs: 60_000 }),
+      ),
+    );
+    expect(runs).toBe(1);
+    expect(outcomes.map((outcome) => outcome?.duplicate).sort()).toEqual([false, true]);
+    expect(outcomes.map((outcome) => outcome?.result)).toEqual([
+      { kind: "stored", leadId: "lead-1" },
+      { kind: "stored", leadId: "lead-1" },
+    ]);
+    await stopAll(databases);
+  });
+
+  test("an outcome whose lead was erased no longer counts; a failure is not remembered", async () => {
+    const { databases } = await replicas(2);
+    const [a, b] = databases.map((database) => createSharedSubmissions(database)) as [
+      SharedSubmissions,
+      SharedSubmissions,
+    ];
+    await expect.poll(() => a.salt() !== null && b.salt() !== null).toBe(true);
+    let runs = 0;
+    const stored = async () => {
+      runs += 1;
+      return { kind: "stored", leadId: `lead-${runs}` };
+    };
+    const erased = new Set<string>();
+    const stillHolds = async (result: { kind: string; leadId?: string }) => !erased.has(result.leadId ?? "");
+    const submit = (replica: SharedSubmissions, task = stored) =>
+      replica.run({ fingerprint: "f2", task, keep: kept, stillHolds, ttlMs: 60_000 });
+    expect(await submit(a)).toMatchObject({ duplicate: false });
+    expect(await submit(b)).toMatchObject({ duplicate: true, result: { leadId: "lead-1" } });
+    erased.add("lead-1");
+    expect(await submit(b)).toMatchObject({ duplicate: false, result: { leadId: "lead-2" } });
+    expect(await submit(a)).toMatchObject({ duplicate: true, result: { leadId: "lead-2" } });
+
+    const failing = async () => ({ kind: "failed" });
+    expect(
+      await a.run({ fingerprint: "f3", task: failing, keep: kept, stillHolds, ttlMs: 60_000 }),
+    ).toMatchObject({
+      duplicate: false,
+    });
+    expect(
+      await b.run({ fingerprint: "f3", task: failing, keep: kept, stillHolds, ttlMs: 60_000 }),
+    ).toMatchObject({
+      duplicate: false,
+    });
+    await stopAll(databases);
+  });
+
+  test("a claim left by a replica that died is taken over once its lease has passed", async () => {
+    const { url, databases } = await replicas(1);
+    const shared = createSharedSubmissions(databases[0] as Database);
+    await expect.poll(() => shared.salt() !== null).toBe(true);
+    await postgres.sql(
+      "INSERT INTO submissions (fingerprint, outcome, expires_at) VALUES ('f4', 'running', now() - interval '1 second')",
+      [],
+      nameOf(url),
+    );
+    const outcome = await shared.run({
+      fingerprint: "f4",
+      task: async () => ({ kind: "stored" }),
+      keep: kept,
+      stillHolds: async () => true,
+      ttlMs: 60_000,
+    });
+    expect(outcome).toMatchObject({ duplicate: false });
+    const rows = await postgres.sql<{ outcome: string }>("SELECT outcome FROM submissions", [], nameOf(url));
+    expect(rows).toEqual([{ outcome: "kept" }]);
+    await stopAll(databases);
+  });
 });
