@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { HONEYPOT_FIELD } from "../../app/enquiry/fields";
 import { postEnquiry } from "../../scripts/lib/leads";
 import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
@@ -30,7 +31,7 @@ const test = base.extend<
   url: [async ({ postgres }, use) => use(await postgres.createDatabase()), { scope: "worker" }],
   replicas: [
     async ({ url }, use) => {
-      const env = { DATABASE_URL: url, NOTICE_SECRET, ENQUIRY_RATE_LIMIT: "0" };
+      const env = { DATABASE_URL: url, NOTICE_SECRET, ENQUIRY_RATE_LIMIT: "3", TRUST_PROXY: "127.0.0.1" };
       const replicas = [await startServer({ env }), await startServer({ env })] as [
         RunningServer,
         RunningServer,
@@ -110,4 +111,26 @@ test("npm run vitals with a database it cannot reach: one line with the cause, e
     /^vitals: DATABASE_URL: cannot connect to the database \(password authentication failed for user "postgres"\)$/,
   );
   expect(failure?.stderr).not.toContain("wrong-pass-5e1");
+});
+
+/** Posts an enquiry as the browser does, through a proxy that names the client. */
+function postAs(server: RunningServer, client: string, values: ReturnType<typeof validEnquiry>) {
+  return fetch(`${server.url}/?index`, {
+    method: "POST",
+    headers: { "X-Forwarded-For": client },
+    body: new URLSearchParams({ [HONEYPOT_FIELD]: "", ...values }),
+    redirect: "manual",
+  });
+}
+
+test("one client's budget holds across both replicas, for enquiries sent at once", async ({ replicas }) => {
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, (_, index) =>
+      postAs(replicas[index % 2] as RunningServer, "203.0.113.61", validEnquiry({ name: `Budget ${index}` })),
+    ),
+  );
+  const statuses = answers.map((answer) => answer.status).sort();
+  expect(statuses).toEqual([303, 303, 303, 429, 429, 429, 429, 429]);
+  const refused = answers.find((answer) => answer.status === 429);
+  expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(500);
 });
