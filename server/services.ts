@@ -2,13 +2,16 @@ import { createDatabase, type Database } from "~/db/database.server";
 import { MIGRATIONS } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
+import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/shared-submissions.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
+import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadService, type LeadService } from "~/leads/leads.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { StaticDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
+import { createDatabaseVitalsStore } from "~/vitals/database-store.server";
 import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
 import { createVitalsStore, PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
 
@@ -21,6 +24,8 @@ export interface AppServices {
   enquiryLimits: EnquiryLimits;
   /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
   notices: SentNotices;
+  /** With DATABASE_URL: the double-submit memory every replica shares; null: this process's own only. */
+  submissions: SharedSubmissions | null;
   /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
   spamRules: SpamRules;
   beaconLimits: BeaconLimits;
@@ -39,37 +44,59 @@ declare module "@remix-run/server-runtime" {
 
 /** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
 export function createServices(env: Env) {
-  const mail = selectTransport(env);
+  // With DATABASE_URL, what replicas must agree on lives in PostgreSQL; without it, in the data folder.
   const database: Database | null = env.DATABASE_URL
     ? createDatabase({ url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, migrations: MIGRATIONS })
     : null;
+  const mail = selectTransport(env);
   const leads = createLeadService(env, mail, database);
-  const vitals = createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
-  const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR });
+  const vitals = database
+    ? createDatabaseVitalsStore(database)
+    : createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
+  const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database });
+  // With a database the limits count once for the whole site; without, in this process's memory.
+  const limitStore = database ? databaseLimitStore(database) : undefined;
+  const submissions = database ? createSharedSubmissions(database) : null;
   const services: AppServices = {
     leads,
     mail,
-    enquiryLimits: createEnquiryLimits(env),
+    enquiryLimits: createEnquiryLimits(env, limitStore),
     notices,
+    submissions,
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
-    beaconLimits: createBeaconLimits(env),
+    beaconLimits: createBeaconLimits(env, limitStore),
     vitals,
     documents: new StaticDocumentCache(),
     fastPath: createFastPath(),
   };
   let pruning: NodeJS.Timeout | undefined;
   let sweeping: NodeJS.Timeout | undefined;
+  // Expired state goes on a timer too, even on a replica no request reaches.
+  const prune = () => void vitals.prune();
+  const sweep = () => {
+    notices.sweep().catch(() => {});
+    submissions?.sweep().catch(() => {});
+  };
   return {
     services,
+    database,
     start() {
       database?.start();
       leads.start();
       // Metrics age out even when no beacon arrives to trigger a rotation.
-      void vitals.prune();
-      pruning = setInterval(() => void vitals.prune(), PRUNE_INTERVAL_MS).unref();
-      // Markers of expired notice tokens go even when no later token is redeemed.
-      void notices.sweep();
-      sweeping = setInterval(() => void notices.sweep(), SWEEP_INTERVAL_MS).unref();
+      prune();
+      pruning = setInterval(prune, PRUNE_INTERVAL_MS).unref();
+      // Markers (or rows) of expired notice tokens go even when no later token is redeemed.
+      sweep();
+      sweeping = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+      // The first round above found no database yet: run it again once connected.
+      database?.ready().then(
+        () => {
+          prune();
+          sweep();
+        },
+        () => {},
+      );
     },
     async stop() {
       clearInterval(pruning);

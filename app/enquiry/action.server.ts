@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
-import { createIdempotencyStore, enquiryKey } from "~/enquiry/idempotency.server";
+import { createIdempotencyStore, enquiryKey, type SharedRun } from "~/enquiry/idempotency.server";
 import { type EnquiryLimitName, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
 import {
@@ -14,6 +14,7 @@ import {
 } from "~/enquiry/notices";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
+import type { SharedSubmissions } from "~/enquiry/shared-submissions.server";
 import { captureSource } from "~/enquiry/source.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
@@ -36,14 +37,28 @@ type Caught = { kind: "quarantined"; leadId: string } | Limited | { kind: "unkep
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
 // after a lost response stores it once (a failure is forgotten, so a retry does try again).
 // The form carries nothing per visitor, so the home page stays the same for everyone.
-const attempts = createIdempotencyStore<Attempt>({
-  keep: (attempt) => attempt.kind === "stored" || attempt.kind === "sent",
-  ttlMs: 30 * 60 * 1000,
-});
-const caught = createIdempotencyStore<Caught>({
-  keep: (attempt) => attempt.kind === "quarantined",
-  ttlMs: 30 * 60 * 1000,
-});
+// With DATABASE_URL the replicas share that memory (~/enquiry/shared-submissions.server).
+const REMEMBERED_MS = 30 * 60 * 1000;
+const keepAttempt = (attempt: Attempt) => attempt.kind === "stored" || attempt.kind === "sent";
+const keepCaught = (attempt: Caught) => attempt.kind === "quarantined";
+const attempts = createIdempotencyStore<Attempt>({ keep: keepAttempt, ttlMs: REMEMBERED_MS });
+const caught = createIdempotencyStore<Caught>({ keep: keepCaught, ttlMs: REMEMBERED_MS });
+
+/** The run of one enquiry in the replicas' shared memory, when there is one. */
+function acrossReplicas<T>(
+  submissions: SharedSubmissions | null,
+  scope: string,
+  enquiry: Enquiry,
+  keep: (result: T) => boolean,
+  stillHolds: (result: T) => Promise<boolean>,
+): SharedRun<T> | undefined {
+  if (submissions === null) return undefined;
+  return async (task) => {
+    const fingerprint = submissions.fingerprint(scope, enquiry);
+    if (fingerprint === null) return null;
+    return submissions.run({ fingerprint, task, keep, stillHolds, ttlMs: REMEMBERED_MS });
+  };
+}
 
 /**
  * The success notice the URL's token stands for, shown once. Only a GET claims it: a HEAD (a
@@ -60,7 +75,7 @@ export async function loadEnquiry(
 /** What the action uses of the server's services (server/services.ts). */
 type EnquiryContext = Pick<
   AppLoadContext,
-  "client" | "leads" | "mail" | "enquiryLimits" | "spamRules" | "notices"
+  "client" | "leads" | "mail" | "enquiryLimits" | "spamRules" | "notices" | "submissions"
 >;
 
 export async function handleEnquiry(request: Request, context: EnquiryContext) {
@@ -102,11 +117,14 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   const source = captureSource(request, fields);
   const spam = spamReason(context.spamRules, request, fields, enquiry);
   if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log, source);
+  // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
+  const stillHolds = async (earlier: Attempt) =>
+    earlier.kind !== "stored" || (await context.leads.holds(earlier.leadId));
   const { result: attempt, duplicate } = await attempts.run(
     enquiryKey("kept", enquiry),
     () => deliver(enquiry, context, source),
-    // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
-    async (earlier) => earlier.kind !== "stored" || (await context.leads.holds(earlier.leadId)),
+    stillHolds,
+    acrossReplicas(context.submissions, "kept", enquiry, keepAttempt, stillHolds),
   );
   const transport = context.mail?.name;
   switch (attempt.kind) {
@@ -147,6 +165,8 @@ async function refuseSpam(
   source?: LeadSource,
 ) {
   const { client, leads, enquiryLimits } = context;
+  const stillHolds = async (earlier: Caught) =>
+    earlier.kind !== "quarantined" || (await leads.holds(earlier.leadId));
   const { result: attempt, duplicate } = await caught.run(
     enquiryKey(reason, enquiry),
     async (): Promise<Caught> => {
@@ -157,7 +177,8 @@ async function refuseSpam(
       await units.giveBack();
       return { kind: "unkept" };
     },
-    async (earlier) => earlier.kind !== "quarantined" || (await leads.holds(earlier.leadId)),
+    stillHolds,
+    acrossReplicas(context.submissions, reason, enquiry, keepCaught, stillHolds),
   );
   if (attempt.kind === "quarantined") log({ outcome: duplicate ? "duplicate" : "quarantined", reason });
   else {

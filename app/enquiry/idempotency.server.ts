@@ -11,15 +11,20 @@ export interface IdempotencyStore<T> {
    * Runs `task` once per key. A second call with the same key while the first runs, or after it
    * produced a result worth keeping, gets that result instead of running again, unless
    * `stillHolds` says the result no longer stands (its lead was erased or removed): then the
-   * task runs again.
+   * task runs again. `shared`, when given, runs it in the memory the replicas share instead
+   * (with DATABASE_URL); it answers null when that memory cannot be used now.
    */
   run(
     key: string,
     task: () => Promise<T>,
     stillHolds?: (result: T) => Promise<boolean>,
+    shared?: SharedRun<T>,
   ): Promise<{ result: T; duplicate: boolean }>;
   size(): number;
 }
+
+/** Runs a task once across replicas: its outcome (a duplicate: another replica's), or null. */
+export type SharedRun<T> = (task: () => Promise<T>) => Promise<{ result: T; duplicate: boolean } | null>;
 
 const HASH_KEY = randomBytes(32);
 
@@ -53,15 +58,22 @@ export function createIdempotencyStore<T>(options: {
   };
 
   /** Runs `task` as the one for `key`: its entry is set before anything awaits. */
-  const start = async (key: string, task: () => Promise<T>, time: number) => {
+  const start = async (key: string, task: () => Promise<T>, time: number, shared?: SharedRun<T>) => {
     if (entries.size >= maxEntries) prune(time);
-    const result = task();
+    let elsewhere = false;
+    const result = shared
+      ? shared(task).then((outcome) => {
+          if (outcome === null) return task();
+          elsewhere = outcome.duplicate;
+          return outcome.result;
+        })
+      : task();
     const entry = { expires: time + ttlMs, result };
     entries.set(key, entry);
     try {
       const value = await result;
       if (!keep(value) && entries.get(key) === entry) entries.delete(key);
-      return { result: value, duplicate: false };
+      return { result: value, duplicate: elsewhere };
     } catch (error) {
       if (entries.get(key) === entry) entries.delete(key);
       throw error;
@@ -69,11 +81,11 @@ export function createIdempotencyStore<T>(options: {
   };
 
   return {
-    async run(key, task, stillHolds = async () => true) {
+    async run(key, task, stillHolds = async () => true, shared) {
       for (;;) {
         const existing = entries.get(key);
         const time = now();
-        if (!existing || existing.expires <= time) return start(key, task, time);
+        if (!existing || existing.expires <= time) return start(key, task, time, shared);
         const result = await existing.result.catch(() => null);
         if (result !== null && (await stillHolds(result))) return { result, duplicate: true };
         if (entries.get(key) === existing) entries.delete(key);

@@ -142,7 +142,11 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     expect(await place.open().list()).toEqual([{ ...lead, state: "sent", attempts: 1 }]);
     const withSource: Lead = {
       ...lead,
-      source: { landing: "/", referrer: "https://www.linkedin.com", parameters: { utm_source: "newsletter" } },
+      source: {
+        landing: "/",
+        referrer: "https://www.linkedin.com",
+        parameters: { utm_source: "newsletter" },
+      },
     };
     expect(await store.save(withSource)).toBe(true);
     expect(await place.open().list()).toEqual([withSource]);
