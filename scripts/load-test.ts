@@ -19,6 +19,18 @@ import { readLeads } from "./lib/leads";
 import { ensureBuild, mb, printTable, root, rssBytes, sleep } from "./lib/server.js";
 import { type RunningServer, startServer } from "./lib/server-process";
 
+if (process.argv.includes("--help")) {
+  console.log(`usage: npm run load-test
+
+Load and fault tests of the built server (built first when missing), loopback only, run as root
+(the EmailJS stand-in listens on port 443). Environment:
+  LOAD_SECONDS        seconds of page load (60)
+  LOAD_ENQUIRIES      enquiries per burst (200)
+  LOAD_DRAIN_SECONDS  longest wait for deliveries after a burst (30)
+  LOAD_EMAILJS_HOST   loopback address of the EmailJS stand-in (127.0.0.3)`);
+  process.exit(0);
+}
+
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const connections = 50;
 const burst = Number(process.env.LOAD_ENQUIRIES ?? 200);
