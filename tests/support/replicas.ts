@@ -1,7 +1,6 @@
 import { join } from "node:path";
-import { expect } from "@playwright/test";
 import { emailJsAppEnv, type FakeEmailJs, type RecordedRequest } from "../../scripts/lib/fake-emailjs";
-import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
+import { databaseReady, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./round-robin-proxy";
 
 /** Every replica signs and reads the others' success notices with this key. */
@@ -56,7 +55,12 @@ export async function startReplicas(options: {
       return { name, folder, server };
     }),
   );
-  await Promise.all(replicas.map((replica) => waitForDatabase(replica.server.url)));
+  try {
+    await Promise.all(replicas.map((replica) => databaseReady(replica.server.url)));
+  } catch (error) {
+    await Promise.all(replicas.map((replica) => replica.server.stop()));
+    throw error;
+  }
   const proxy = await startRoundRobinProxy(replicas.map((replica) => replica.server.url));
   return {
     replicas,
@@ -74,18 +78,4 @@ export function replicaUrl(url: string, name: string): string {
   const named = new URL(url);
   named.searchParams.set("application_name", name);
   return named.href;
-}
-
-/** Waits until the server says (in `/healthz` details) that its database is connected and migrated. */
-export async function waitForDatabase(url: string, timeout = 30_000): Promise<void> {
-  await expect
-    .poll(async () => databaseStatus(await healthDetails(url)), { timeout, intervals: [100] })
-    .toBe("ok");
-}
-
-/** The database state in `/healthz` details: `"ok"`, or the cause it is unreachable. */
-export function databaseStatus(details: object): string {
-  const database = (details as { database?: string | { status?: string; cause?: string } }).database;
-  if (typeof database === "string" || database === undefined) return database ?? "none";
-  return database.status === "ok" ? "ok" : `${database.status}: ${database.cause ?? ""}`;
 }
