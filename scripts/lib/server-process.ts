@@ -36,9 +36,9 @@ export async function healthDetails(url: string): Promise<HealthDetails> {
 
 /** The database state in `/healthz` details: `"ok"`, `"none"` without one, or why it is not ready. */
 export function databaseStatus(details: object): string {
-  const database = (details as { database?: string | { status?: string; cause?: string } }).database;
+  const database = (details as { database?: string | { state: string; cause?: string } }).database;
   if (typeof database === "string" || database === undefined) return database ?? "none";
-  return database.status === "ok" ? "ok" : `${database.status}: ${database.cause ?? ""}`;
+  return `${database.state}${database.cause ? `: ${database.cause}` : ""}`;
 }
 
 /** Resolves once the server's `/healthz` details say its database is connected and migrated. */
