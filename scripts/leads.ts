@@ -7,27 +7,36 @@
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
 //   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
 //   npm run leads -- erase EMAIL|PHONE           deletes them all, for good
-//   npm run leads -- --health          the store as the folder shows it, without the server
-// It reads ENQUIRY_STORE_DIR as the server does (default ./data), with the store's own rules
-// (app/leads/store.server.ts). `npm run build` bundles it into build/leads.js
-// (scripts/build-commands.js), so the production image has it too.
+//   npm run leads -- --health          the store as it shows itself, without the server
+// It reads the store the server uses: the database when DATABASE_URL is set, otherwise
+// ENQUIRY_STORE_DIR (default ./data), with the store's own rules (app/leads/). What it queues,
+// the running server routes: EmailJS when it has it, otherwise its inbox. `npm run build`
+// bundles it into build/leads.js (scripts/build-commands.js), so the production image has it too.
+import { createDatabase, type Database } from "~/db/database.server";
+import { MIGRATIONS } from "~/db/migrations.server";
 import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
+import type { LeadStore } from "~/leads/contract.server";
 import { describeLeads } from "~/leads/health";
 import type { Lead } from "~/leads/lead";
 import { delivererLockPath, readLockHolder } from "~/leads/lock.server";
+import { readPgLockHolder } from "~/leads/pg-lock.server";
+import { createPgLeadStore } from "~/leads/pg-store.server";
 import { release, requeue } from "~/leads/schedule";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { showInvisible } from "~/text/invisible-characters";
 import { printTable } from "./lib/server.js";
 
-const store = createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
+/** How long the tool waits for DATABASE_URL to answer before it gives up with the cause. */
+const CONNECT_WAIT_MS = 10_000;
+
+const database = env.DATABASE_URL ? await connect(env.DATABASE_URL) : null;
+const store: LeadStore = database
+  ? createPgLeadStore({ database, log: (line) => console.error(line) })
+  : createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
 const args = process.argv.slice(2);
 const json = args.includes("--json");
 const [command, target, ...rest] = args.filter((arg) => arg !== "--json");
-const emailJsConfigured = Boolean(
-  env.EMAILJS_SERVICE_ID && env.EMAILJS_TEMPLATE_ID && env.EMAILJS_PUBLIC_KEY,
-);
 
 try {
   if (command === "retry" && target && rest.length === 0 && !json) await retry(target);
@@ -43,12 +52,31 @@ try {
   console.error(
     `leads: cannot ${changes ? "change" : "read"} ${store.folder}: ${error instanceof Error ? error.message : String(error)}`,
   );
+  process.exitCode = 1;
+} finally {
+  await database?.stop();
+}
+
+/** The database, connected and migrated; exits with the cause (never the password) when it cannot be. */
+async function connect(url: string): Promise<Database> {
+  const connected = createDatabase({ url, poolSize: 2, migrations: MIGRATIONS, log: () => {} });
+  connected.start();
+  const timeout = new Promise<"timeout">((resolve) =>
+    setTimeout(resolve, CONNECT_WAIT_MS, "timeout").unref(),
+  );
+  if ((await Promise.race([connected.ready().then(() => "ready" as const), timeout])) === "ready")
+    return connected;
+  const state = connected.state();
+  console.error(
+    `leads: cannot reach the lead store at DATABASE_URL (${state.status === "unreachable" ? state.cause : "no answer"}); fix DATABASE_URL or start the database`,
+  );
+  await connected.stop();
   process.exit(1);
 }
 
 /** The inbox view (every lead not quarantined), or with `spam` the quarantine, newest first. */
 async function list(spam: boolean) {
-  const all = (await store.scan()).reverse();
+  const all = (await store.list()).reverse();
   const leads = all.filter((lead) => (lead.state === "spam") === spam);
   if (json) return printJson(leads);
   if (leads.length === 0) console.log(spam ? "The quarantine is empty." : `No leads in ${store.folder}.`);
@@ -105,7 +133,7 @@ function logLine(fields: Record<string, unknown>) {
 }
 
 async function retry(which: string) {
-  const leads = await store.scan();
+  const leads = await store.list();
   // Only leads the deliverer never writes: a failed or inbox lead is the operator's alone.
   const chosen =
     which === "--failed"
@@ -119,25 +147,20 @@ async function retry(which: string) {
         : `leads: no lead ${showInvisible(which)}`,
     );
   }
-  if (!emailJsConfigured && chosen.some((lead) => lead.state === "inbox")) {
-    fail(
-      `leads: ${which} is an inbox lead and no EmailJS is configured (EMAILJS_SERVICE_ID, EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY): nothing would deliver it, so it stays in the inbox`,
-    );
-  }
   const now = new Date();
   for (const lead of chosen) await store.save(requeue(lead, now));
   console.log(
-    `${plural(chosen.length, "lead")} back in the queue: the running server delivers ${chosen.length === 1 ? "it" : "them"} within a few seconds.`,
+    `${plural(chosen.length, "lead")} back in the queue: the running server delivers ${chosen.length === 1 ? "it" : "them"} within a few seconds (one without EmailJS files ${chosen.length === 1 ? "it" : "them"} in its inbox).`,
   );
 }
 
 async function releaseLead(id: string) {
-  const lead = (await store.scan()).find((candidate) => candidate.id === id);
+  const lead = (await store.list()).find((candidate) => candidate.id === id);
   if (!lead) fail(`leads: no lead ${showInvisible(id)}`);
   if (lead.state !== "spam") fail(`leads: ${id} is ${lead.state}, not in the quarantine: nothing to release`);
-  // With no EmailJS id at all the store is the inbox; a partial configuration keeps leads pending.
-  const configured = Boolean(env.EMAILJS_SERVICE_ID || env.EMAILJS_TEMPLATE_ID || env.EMAILJS_PUBLIC_KEY);
-  const released = release(lead, new Date(), configured ? "pending" : "inbox");
+  // Queued whatever this shell's EmailJS variables say: the running server routes it (a server
+  // without EmailJS files it in its inbox).
+  const released = release(lead, new Date(), "pending");
   if (!(await store.save(released))) fail(`leads: ${id} was erased meanwhile: nothing to release`);
   logLine({
     event: "lead",
@@ -148,9 +171,7 @@ async function releaseLead(id: string) {
     reason: lead.reason,
   });
   console.log(
-    configured
-      ? `Released ${id} (${lead.reason}) into the delivery queue: the running server sends it within a few seconds.`
-      : `Released ${id} (${lead.reason}) into the inbox: it is listed by npm run leads.`,
+    `Released ${id} (${lead.reason}) into the delivery queue: the running server sends it within a few seconds (one without EmailJS files it in its inbox).`,
   );
 }
 
@@ -161,7 +182,7 @@ async function personLeads(who: string): Promise<Lead[]> {
       "leads: name the person by e-mail address (asha@example.in) or phone number with country code (919876543210)",
     );
   }
-  return (await store.scan()).filter((lead) => isPerson(lead.enquiry, query));
+  return (await store.list()).filter((lead) => isPerson(lead.enquiry, query));
 }
 
 async function find(who: string) {
@@ -191,25 +212,33 @@ async function erase(who: string) {
   console.log(`Erased ${plural(leads.length, "lead")} of that person.`);
 }
 
-/** What the folder itself tells, without the server: a write probe, the counts, the lock. */
+/** What the store itself tells, without the server: a write probe, the counts, the deliverer. */
 async function health() {
-  const leads = await store.scan();
   const written = await store.probe();
-  const { store: state, leads: counts } = describeLeads({ leads, lastWrite: written, maxLeads: MAX_LEADS });
-  const count = (wanted: Lead["state"]) => leads.filter((lead) => lead.state === wanted).length;
+  const counts = await store.counts();
+  const { store: state, leads } = describeLeads({ counts, lastWrite: written, maxLeads: MAX_LEADS });
   console.log(
     `store: ${state}${written.ok ? "" : ` (a test write failed: ${written.error})`} in ${store.folder}`,
   );
   console.log(
-    `leads: ${counts.pending} pending${counts.pending > 0 ? ` (oldest ${counts.oldestPendingSeconds} s)` : ""}, ${counts.failed} failed, ${count("inbox")} inbox, ${count("sent")} sent, ${counts.spam} in the quarantine`,
+    `leads: ${leads.pending} pending${leads.pending > 0 ? ` (oldest ${leads.oldestPendingSeconds} s)` : ""}, ${leads.failed} failed, ${counts.inbox} inbox, ${counts.sent} sent, ${leads.spam} in the quarantine`,
   );
-  const holder = await readLockHolder(delivererLockPath(store.folder));
-  console.log(
-    holder
-      ? `delivery: held by process ${showInvisible(holder.token) || "(unnamed)"}${holder.since ? ` since ${showInvisible(holder.since)}` : ""}, heartbeat ${(holder.heartbeatAgeMs / 1000).toFixed(1)} s ago${holder.stale ? " (stale: the next server to look takes over)" : ""}`
-      : "delivery: no process holds the lock (no server running on this folder)",
-  );
-  if (state === "unusable") process.exit(1);
+  console.log(database ? await databaseDeliverer(database) : await folderDeliverer(store.folder));
+  if (state === "unusable") process.exitCode = 1;
+}
+
+async function folderDeliverer(folder: string) {
+  const holder = await readLockHolder(delivererLockPath(folder));
+  return holder
+    ? `delivery: held by process ${showInvisible(holder.token) || "(unnamed)"}${holder.since ? ` since ${showInvisible(holder.since)}` : ""}, heartbeat ${(holder.heartbeatAgeMs / 1000).toFixed(1)} s ago${holder.stale ? " (stale: the next server to look takes over)" : ""}`
+    : "delivery: no process holds the lock (no server running on this folder)";
+}
+
+async function databaseDeliverer(connected: Database) {
+  const holder = await readPgLockHolder(connected);
+  return holder
+    ? `delivery: held by database connection ${holder.pid} from ${holder.client}, connected since ${holder.since}`
+    : "delivery: no replica holds the deliverer lock (no server running on this database)";
 }
 
 function fail(line: string): never {

@@ -1,3 +1,5 @@
+import { createDatabase, type Database } from "~/db/database.server";
+import { MIGRATIONS } from "~/db/migrations.server";
 import { createSentNotices, type SentNotices } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
@@ -39,7 +41,10 @@ declare module "@remix-run/server-runtime" {
 /** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
 export function createServices(env: Env) {
   const mail = selectTransport(env);
-  const leads = createLeadService(env, mail);
+  const database: Database | null = env.DATABASE_URL
+    ? createDatabase({ url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, migrations: MIGRATIONS })
+    : null;
+  const leads = createLeadService(env, mail, database);
   const vitals = createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
   const windowMs = env.ENQUIRY_RATE_WINDOW * 1000;
   const services: AppServices = {
@@ -64,6 +69,7 @@ export function createServices(env: Env) {
   return {
     services,
     start() {
+      database?.start();
       leads.start();
       // Metrics age out even when no beacon arrives to trigger a rotation.
       void vitals.prune();
@@ -72,6 +78,7 @@ export function createServices(env: Env) {
     async stop() {
       clearInterval(pruning);
       await leads.stop();
+      await database?.stop();
     },
   };
 }

@@ -1,5 +1,4 @@
-import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
-import type { WriteOutcome } from "~/leads/store.server";
+import type { LeadCounts, WriteOutcome } from "~/leads/contract.server";
 
 /** What the lead store looks like from outside: the details of `/healthz` and `npm run leads -- --health`. */
 export interface LeadsHealth {
@@ -10,26 +9,15 @@ export interface LeadsHealth {
 }
 
 export function describeLeads(options: {
-  leads: readonly Lead[];
+  counts: LeadCounts;
   lastWrite: WriteOutcome | null;
   maxLeads: number;
   now?: number;
 }): LeadsHealth {
-  const { leads, lastWrite, maxLeads, now = Date.now() } = options;
-  let pending = 0;
-  let failed = 0;
-  let spam = 0;
-  let undelivered = 0;
-  let oldest = now;
-  for (const lead of leads) {
-    if (UNDELIVERED_STATES.includes(lead.state)) undelivered += 1;
-    if (lead.state === "failed") failed += 1;
-    if (lead.state === "spam") spam += 1;
-    if (lead.state !== "pending") continue;
-    pending += 1;
-    oldest = Math.min(oldest, Date.parse(lead.receivedAt));
-  }
+  const { counts, lastWrite, maxLeads, now = Date.now() } = options;
+  const undelivered = counts.pending + counts.inbox + counts.failed;
   const store = lastWrite?.ok === false ? "unusable" : undelivered >= maxLeads ? "full" : "ok";
-  const oldestPendingSeconds = Math.round((now - oldest) / 1000);
+  const oldestPendingSeconds = Math.round((now - (counts.oldestPendingAt ?? now)) / 1000);
+  const { pending, failed, spam } = counts;
   return { store, leads: { pending, failed, oldestPendingSeconds, spam } };
 }

@@ -1,10 +1,15 @@
+import type { Database } from "~/db/database.server";
 import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
+import { type LeadStore, StoreFullError } from "~/leads/contract.server";
 import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health";
+import { importLeadFolder } from "~/leads/import.server";
 import type { SpamReason } from "~/leads/lead";
-import { createDelivererLock, delivererLockPath } from "~/leads/lock.server";
-import { createLeadStore, leadsFolder, MAX_LEADS, StoreFullError } from "~/leads/store.server";
+import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
+import { createPgDelivererLock } from "~/leads/pg-lock.server";
+import { createPgLeadStore } from "~/leads/pg-store.server";
+import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import type { MailTransport } from "~/mail/types";
 
 export type { LeadsHealth } from "~/leads/health";
@@ -31,45 +36,69 @@ export interface LeadService {
   stop(): Promise<void>;
 }
 
+type Config = Pick<
+  Env,
+  "ENQUIRY_STORE_DIR" | "ENQUIRY_SEND_INTERVAL_MS" | "ENQUIRY_RETENTION_DAYS" | "ENQUIRY_SPAM_RETENTION_DAYS"
+>;
+
 /**
- * The lead pipeline of `ENQUIRY_STORE_DIR`, created once by the server: the wiring only, the
- * behaviour lives in store, lock and delivery.
+ * The lead pipeline, created once by the server: the wiring only, the behaviour lives in the
+ * stores, the locks and the delivery loop. With a database (DATABASE_URL) leads live there and
+ * the folder's leads are imported once; without one, in ENQUIRY_STORE_DIR.
  */
 export function createLeadService(
-  config: Pick<
-    Env,
-    | "ENQUIRY_STORE_DIR"
-    | "ENQUIRY_SEND_INTERVAL_MS"
-    | "ENQUIRY_RETENTION_DAYS"
-    | "ENQUIRY_SPAM_RETENTION_DAYS"
-  >,
+  config: Config,
   transport: MailTransport | null,
+  database: Database | null = null,
   log: (line: string) => void = console.error,
 ): LeadService {
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
+  const place = database ? "the database (DATABASE_URL)" : `ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}`;
   let usable = true;
   let full = false;
   const markUsable = (now: boolean, cause?: unknown) => {
     if (now === usable) return;
     usable = now;
     if (now) {
-      log(`lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR} is usable again; enquiries are kept`);
+      log(`lead store: ${place} is usable again; enquiries are kept`);
       return;
     }
     const reason = cause instanceof Error ? cause.message : String(cause);
     log(
-      `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR} is unusable (${reason}); enquiries are sent directly and not kept until it is fixed`,
+      `lead store: ${place} is unusable (${reason}); enquiries are sent directly and not kept until it is fixed`,
     );
   };
-  const store = createLeadStore({ folder, onWrite: (error) => markUsable(error === null, error) });
+  const onWrite = (error: unknown) => markUsable(error === null, error);
+  const store: LeadStore = database
+    ? createPgLeadStore({ database, onWrite })
+    : createLeadStore({ folder, onWrite });
+  const lock: DelivererLock = database
+    ? createPgDelivererLock(database)
+    : createDelivererLock({ path: delivererLockPath(folder) });
   const delivery = createDelivery({
     store,
     transport,
-    lock: createDelivererLock({ path: delivererLockPath(folder) }),
+    lock,
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
     spamRetentionDays: config.ENQUIRY_SPAM_RETENTION_DAYS,
   });
+  let stopped = false;
+
+  /** With a database: once it is reachable and migrated, the folder's leads move in, then delivery starts. */
+  const startWithDatabase = async (db: Database) => {
+    try {
+      await db.ready();
+    } catch {
+      return;
+    }
+    await importLeadFolder({ database: db, folder, log }).catch((error: unknown) => {
+      log(
+        `lead store: could not import the leads of ${folder} into the database (${error instanceof Error ? error.message : String(error)}); the next start tries again`,
+      );
+    });
+    if (!stopped) delivery.start();
+  };
 
   return {
     async keep(enquiry) {
@@ -82,7 +111,7 @@ export function createLeadService(
         if (error instanceof StoreFullError && !full) {
           full = true;
           log(
-            `lead store: ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
+            `lead store: ${place}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
           );
         }
         return false;
@@ -93,24 +122,32 @@ export function createLeadService(
         await store.quarantine(enquiry, reason);
         return true;
       } catch {
-        // The store's write outcome (onWrite) already says whether the folder is usable.
+        // The store's write outcome (onWrite) already says whether it is usable.
         return false;
       }
     },
     async health(now = Date.now()) {
       const written = store.lastWrite();
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
+      const counts = await store.counts(delivery.outcomes()).catch(() => null);
       return describeLeads({
-        leads: delivery.leads(),
+        counts: counts ?? { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null },
         lastWrite: store.lastWrite(),
         maxLeads: MAX_LEADS,
         now,
       });
     },
     start() {
+      if (database) {
+        void startWithDatabase(database);
+        return;
+      }
       delivery.start();
       void store.probe();
     },
-    stop: () => delivery.stop(),
+    async stop() {
+      stopped = true;
+      await delivery.stop();
+    },
   };
 }

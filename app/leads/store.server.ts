@@ -12,17 +12,8 @@ import {
   writeFile as writeNewFile,
 } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { Enquiry } from "~/enquiry/fields";
-import {
-  type Lead,
-  type LeadState,
-  leadFileName,
-  logLeadState,
-  newLead,
-  parseLead,
-  type SpamReason,
-  UNDELIVERED_STATES,
-} from "~/leads/lead";
+import { countLeads, type LeadStore, StoreFullError, type WriteOutcome } from "~/leads/contract.server";
+import { type Lead, leadFileName, logLeadState, newLead, parseLead, UNDELIVERED_STATES } from "~/leads/lead";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
@@ -62,64 +53,15 @@ export function erasedFolder(leads: string): string {
   return join(dirname(leads), "erased");
 }
 
-export class StoreFullError extends Error {
-  constructor(count: number) {
-    super(`the lead store holds ${count} leads that have not reached the agency, its limit`);
-    this.name = "StoreFullError";
-  }
-}
+export type { LeadStore, WriteOutcome };
+export { StoreFullError };
 
-/** The outcome of the store's last write (a lead, or a probe when there was none lately). */
-export interface WriteOutcome {
-  ok: boolean;
-  at: number;
-  /** Why it failed, e.g. `ENOSPC: no space left on device`. */
-  error?: string;
-}
-
-export interface LeadStore {
-  readonly folder: string;
-  /** Writes a new lead durably (fsync'd file and folder) and returns it; throws when it cannot. */
-  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
-  /**
-   * Keeps a lead a filter caught in the state `spam`, never delivered and outside the cap. Past
-   * MAX_SPAM_PER_REASON of its reason, the oldest of that reason is removed (one log line each).
-   */
-  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<Lead>;
-  /**
-   * Replaces a lead's file durably, all at once: the very file it was read from. False (and
-   * nothing written) when the lead was erased meanwhile.
-   */
-  save(lead: Lead): Promise<boolean>;
+/** The folder store: the contract, and what its own tests and the cap need. */
+export interface FolderLeadStore extends LeadStore {
+  /** Removes a lead's file (no erasure record). */
   remove(lead: Lead): Promise<void>;
-  /**
-   * Deletes a lead for good (a person's request): its id is recorded as erased first (fsync'd),
-   * then its file is removed (fsync'd), so no process that still holds it writes it back.
-   */
-  erase(lead: Lead): Promise<void>;
-  /** Whether the lead was erased (by any process); this store then forgets it. */
-  isErased(lead: Lead): Promise<boolean>;
-  /**
-   * Brings the view up to date with the folder (leads written by another process, by the
-   * operator's CLI, or removed), and returns every lead, oldest first. Each entry succeeds or
-   * fails alone; only a folder that cannot be listed fails the scan.
-   */
-  scan(): Promise<Lead[]>;
-  /** Every lead as of the last scan or write, oldest first. */
-  leads(): Lead[];
-  /** Leads that have not reached the agency: what the cap counts. */
-  undelivered(): number;
   /** Whether undelivered leads have reached the cap (new enquiries are then not kept). */
   full(): boolean;
-  /**
-   * Removes leads that are not `pending` once they are older than `days`, quarantined ones
-   * once older than `spamDays`, and erasure records older than `days`; returns how many leads.
-   */
-  prune(retention: { days: number; spamDays: number }): Promise<number>;
-  /** How the last write went; null before any. */
-  lastWrite(): WriteOutcome | null;
-  /** Writes and removes a small file, so `lastWrite` tells whether the folder takes writes now. */
-  probe(): Promise<WriteOutcome>;
 }
 
 type Problem = { key: string; line: string };
@@ -144,7 +86,7 @@ export function createLeadStore(options: {
   log?: (line: string) => void;
   /** Told after every write and probe: null when it worked, the error when it did not. */
   onWrite?: (error: unknown) => void;
-}): LeadStore {
+}): FolderLeadStore {
   const {
     folder,
     create = true,
@@ -604,11 +546,15 @@ export function createLeadStore(options: {
 
     isErased: wasErased,
 
+    claim: async (lead) => ((await wasErased(lead)) ? null : lead),
+
     scan,
 
     leads: sorted,
 
-    undelivered: countUndelivered,
+    list: scan,
+
+    counts: async (overrides) => countLeads(scanned ? sorted() : await scan(), overrides),
 
     full: () => countUndelivered() >= maxLeads,
 

@@ -37,6 +37,9 @@ function memoryStore(names: string[]) {
       files.delete(lead.id);
       return true;
     },
+    async claim(lead: Lead) {
+      return (await store.isErased(lead)) ? null : (files.get(lead.id) ?? null);
+    },
     lastWrite: () => ({ ok: true, at: Date.now() }),
     probe: async () => ({ ok: true, at: Date.now() }),
     prune: async () => 0,

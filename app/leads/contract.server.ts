@@ -1,0 +1,91 @@
+import type { Enquiry } from "~/enquiry/fields";
+import type { Lead, LeadState, SpamReason } from "~/leads/lead";
+
+/** The outcome of the store's last write (a lead, or a probe when there was none lately). */
+export interface WriteOutcome {
+  ok: boolean;
+  at: number;
+  /** Why it failed, e.g. `ENOSPC: no space left on device`. */
+  error?: string;
+}
+
+export class StoreFullError extends Error {
+  constructor(count: number) {
+    super(`the lead store holds ${count} leads that have not reached the agency, its limit`);
+    this.name = "StoreFullError";
+  }
+}
+
+/** How many leads each state holds, for `/healthz` and `npm run leads -- --health`. */
+export interface LeadCounts {
+  pending: number;
+  inbox: number;
+  sent: number;
+  failed: number;
+  spam: number;
+  /** Time (ms) the oldest `pending` lead was received; null when none is pending. */
+  oldestPendingAt: number | null;
+}
+
+export interface Retention {
+  /** Days a lead that is not `pending` is kept (ENQUIRY_RETENTION_DAYS), and an erasure record. */
+  days: number;
+  /** Days a quarantined lead is kept (ENQUIRY_SPAM_RETENTION_DAYS). */
+  spamDays: number;
+}
+
+/**
+ * What the server, the delivery loop and `npm run leads` need from a lead store. Two stores keep
+ * it: the data folder (~/leads/store.server, the default) and PostgreSQL (~/leads/pg-store.server,
+ * with DATABASE_URL).
+ */
+export interface LeadStore {
+  /** Where the leads are kept, as log lines name it: the folder, or the database. */
+  readonly folder: string;
+  /** Stores a new lead durably and returns it; throws when it cannot (StoreFullError at the cap). */
+  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">): Promise<Lead>;
+  /**
+   * Keeps a lead a filter caught in the state `spam`, never delivered and outside the cap. Past
+   * the cap of its reason, the oldest of that reason is removed (one log line each).
+   */
+  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<Lead>;
+  /** Writes a lead's new state durably; false (and nothing written) when it was erased. */
+  save(lead: Lead): Promise<boolean>;
+  /** Deletes a lead for good (a person's request): no process that still holds it writes it back. */
+  erase(lead: Lead): Promise<void>;
+  /** Whether the lead was erased (by any process); this store then forgets it. */
+  isErased(lead: Lead): Promise<boolean>;
+  /**
+   * Takes a `pending` lead for one send, right before it: the lead as stored now, or null when
+   * it is not this deliverer's to send (erased, no longer pending, or claimed by another
+   * deliverer whose lease has not passed).
+   */
+  claim(lead: Lead): Promise<Lead | null>;
+  /** Brings the delivery view up to date and returns it (the leads `leads()` holds). */
+  scan(): Promise<Lead[]>;
+  /** The delivery view as of the last scan or write, oldest first: every `pending` lead is in it. */
+  leads(): Lead[];
+  /** Every lead, oldest first (the operator's list). */
+  list(): Promise<Lead[]>;
+  /** The count of each state; `overrides` (outcomes not written yet) win over what is stored. */
+  counts(overrides?: ReadonlyMap<string, Lead>): Promise<LeadCounts>;
+  /** Removes leads past their retention (never `pending` ones) and old erasure records; returns how many leads. */
+  prune(retention: Retention): Promise<number>;
+  /** How the last write went; null before any. */
+  lastWrite(): WriteOutcome | null;
+  /** A small write (or round trip), so `lastWrite` tells whether the store takes writes now. */
+  probe(): Promise<WriteOutcome>;
+}
+
+/** The counts of `leads`, each replaced by its override when there is one. */
+export function countLeads(leads: readonly Lead[], overrides?: ReadonlyMap<string, Lead>): LeadCounts {
+  const counts: LeadCounts = { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null };
+  for (const stored of leads) {
+    const lead = overrides?.get(stored.id) ?? stored;
+    counts[lead.state] += 1;
+    if (lead.state !== "pending") continue;
+    const at = Date.parse(lead.receivedAt);
+    counts.oldestPendingAt = Math.min(counts.oldestPendingAt ?? at, at);
+  }
+  return counts;
+}

@@ -1,0 +1,85 @@
+import type { LeadStore } from "~/leads/contract.server";
+import type { Lead } from "~/leads/lead";
+
+/** A lead's outcome that could not be written is written again after 1 s, doubling up to 1 min. */
+const FIRST_WRITE_RETRY_MS = 1_000;
+const MAX_WRITE_RETRY_MS = 60_000;
+
+interface Unwritten {
+  lead: Lead;
+  retryAt: number;
+  delayMs: number;
+}
+
+/**
+ * The delivery outcomes of one process on their way into the store. An outcome that cannot be
+ * written stays in memory (it wins over what the store holds) and is written again with backoff,
+ * so a lead EmailJS accepted is never sent again by this process, whatever the store does.
+ */
+export function createOutcomeWriter(options: {
+  store: LeadStore;
+  now: () => Date;
+  log: (line: string) => void;
+}) {
+  const { store, now, log } = options;
+  const unwritten = new Map<string, Unwritten>();
+  const latest = new Map<string, Lead>();
+
+  // One line when writing outcomes starts failing (per cause), one when they are written again.
+  let fault = "";
+  const failed = (error: unknown) => {
+    const cause = error instanceof Error ? error.message : String(error);
+    // By code: the message names a temporary file, new at every try.
+    const code = (error as NodeJS.ErrnoException).code ?? cause;
+    if (code === fault) return;
+    fault = code;
+    log(
+      `lead store: cannot write delivery outcomes to ${store.folder} (${cause}); they are kept in memory (no lead EmailJS accepted is sent again) and written again with backoff until it works`,
+    );
+  };
+  const worked = () => {
+    if (fault === "") return;
+    fault = "";
+    log(`lead store: delivery outcomes are written to ${store.folder} again`);
+  };
+
+  /** Writes an outcome; one that cannot be written stays in memory and is tried again later. */
+  const write = async (lead: Lead, previous?: Unwritten) => {
+    try {
+      // False when the lead was erased meanwhile: nothing to write, then or ever.
+      await store.save(lead);
+      unwritten.delete(lead.id);
+      latest.delete(lead.id);
+      if (unwritten.size === 0) worked();
+    } catch (error) {
+      const delayMs = previous ? Math.min(previous.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
+      unwritten.set(lead.id, { lead, retryAt: now().getTime() + delayMs, delayMs });
+      latest.set(lead.id, lead);
+      failed(error);
+    }
+  };
+
+  return {
+    write: (lead: Lead) => write(lead),
+    /** Writes the outcomes whose retry is due (all of them with `all`). */
+    async writeDue(all = false) {
+      const time = now().getTime();
+      for (const entry of [...unwritten.values()]) {
+        if (all || entry.retryAt <= time) await write(entry.lead, entry);
+      }
+    },
+    /** The store takes writes again: every waiting outcome is due now. */
+    retryNow() {
+      for (const entry of unwritten.values()) entry.retryAt = 0;
+    },
+    /** Milliseconds until the first retry is due (Infinity when none waits). */
+    firstRetryIn: () => Math.min(...[...unwritten.values()].map((entry) => entry.retryAt - now().getTime())),
+    size: () => unwritten.size,
+    /** Whether an outcome EmailJS accepted still waits to be written. */
+    holdsSent: () => [...unwritten.values()].some((entry) => entry.lead.state === "sent"),
+    /** Outcomes not written yet, by lead id: they win over what the store holds. */
+    pending: (): ReadonlyMap<string, Lead> => latest,
+  };
+}
+
+export type OutcomeWriter = ReturnType<typeof createOutcomeWriter>;

@@ -1,0 +1,71 @@
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
+import { LEAD_STATES, type Lead, type LeadState, SPAM_REASONS, type SpamReason } from "~/leads/lead";
+
+/** A lead as the `leads` table holds it (pg reads timestamptz as Date and jsonb as its value). */
+export interface LeadRow {
+  id: string;
+  received_at: Date;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date;
+  queued_at: Date;
+  enquiry: unknown;
+  reason: string | null;
+  released_at: Date | null;
+  source: unknown;
+}
+
+/** A lead with the optional fields other releases may add (its `source`), carried as they are. */
+type StoredLead = Lead & { source?: unknown };
+
+/** The columns of a lead, in the order of `LEAD_VALUES`. */
+export const LEAD_COLUMNS =
+  "id, received_at, state, attempts, last_error, next_attempt_at, queued_at, enquiry, reason, released_at, source";
+export const LEAD_VALUES = "$1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11::jsonb";
+
+/** The values of `LEAD_COLUMNS` for `lead`. */
+export function leadValues(lead: Lead): unknown[] {
+  const { source } = lead as StoredLead;
+  return [
+    lead.id,
+    lead.receivedAt,
+    lead.state,
+    lead.attempts,
+    lead.lastError,
+    lead.nextAttemptAt,
+    lead.queuedAt,
+    JSON.stringify(lead.enquiry),
+    lead.reason ?? null,
+    lead.releasedAt ?? null,
+    source === undefined ? null : JSON.stringify(source),
+  ];
+}
+
+const isEnquiry = (value: unknown): value is Enquiry =>
+  typeof value === "object" &&
+  value !== null &&
+  ENQUIRY_FIELDS.every((field) => typeof (value as Record<string, unknown>)[field] === "string");
+
+/** The lead a row holds, or null when a row is not one this release can deliver (a state it does not know). */
+export function leadFromRow(row: LeadRow): Lead | null {
+  if (!LEAD_STATES.includes(row.state as LeadState) || !isEnquiry(row.enquiry)) return null;
+  if (row.reason !== null && !SPAM_REASONS.includes(row.reason as SpamReason)) return null;
+  const lead: StoredLead = {
+    id: row.id,
+    receivedAt: row.received_at.toISOString(),
+    state: row.state as LeadState,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    nextAttemptAt: row.next_attempt_at.toISOString(),
+    queuedAt: row.queued_at.toISOString(),
+    enquiry: row.enquiry,
+    ...(row.reason !== null ? { reason: row.reason as SpamReason } : {}),
+    ...(row.released_at !== null ? { releasedAt: row.released_at.toISOString() } : {}),
+    ...(row.source !== null && row.source !== undefined ? { source: row.source } : {}),
+  };
+  return lead;
+}
+
+export const leadsFromRows = (rows: readonly LeadRow[]): Lead[] =>
+  rows.flatMap((row) => leadFromRow(row) ?? []);

@@ -1,0 +1,241 @@
+import { randomUUID } from "node:crypto";
+import type { PoolClient } from "pg";
+import type { Database } from "~/db/database.server";
+import type { Enquiry } from "~/enquiry/fields";
+import {
+  countLeads,
+  type LeadCounts,
+  type LeadStore,
+  type Retention,
+  StoreFullError,
+  type WriteOutcome,
+} from "~/leads/contract.server";
+import { type Lead, logLeadState, newLead, UNDELIVERED_STATES } from "~/leads/lead";
+import {
+  LEAD_COLUMNS,
+  LEAD_VALUES,
+  type LeadRow,
+  leadFromRow,
+  leadsFromRows,
+  leadValues,
+} from "~/leads/pg-rows.server";
+import { MAX_LEADS, MAX_SPAM_PER_REASON } from "~/leads/store.server";
+
+/**
+ * How long a claimed lead is another deliverer's to leave alone: three EmailJS time limits. A
+ * deliverer that dies in the middle of a send leaves its lead claimed; the next one sends it
+ * again only once the lease has passed (at most one duplicate per crash).
+ */
+export const LEASE_SECONDS = 30;
+/** Pending leads the delivery view holds at once, soonest due first. */
+const VIEW_SIZE = 500;
+/** The first key of the per-lead transaction locks that order an erase against an import of its id. */
+const LEAD_ID_LOCKS = 7_360_222;
+
+const UNDELIVERED = `state IN (${UNDELIVERED_STATES.map((state) => `'${state}'`).join(", ")})`;
+
+/** Takes the lock of one lead id for the rest of the transaction. */
+export const lockLeadId = (client: PoolClient, id: string) =>
+  client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LEAD_ID_LOCKS, id]);
+
+/**
+ * The lead store in PostgreSQL (DATABASE_URL): one row per lead in `leads`, one row per erased
+ * lead id in `erasures`. Every replica reads and writes the same rows; PostgreSQL's row locks
+ * and transactions decide what the folder store decides with files and renames. Times a lead
+ * carries come from this process's clock (as in the folder); leases come from the database's.
+ */
+export function createPgLeadStore(options: {
+  database: Database;
+  maxLeads?: number;
+  maxSpamPerReason?: number;
+  leaseSeconds?: number;
+  now?: () => Date;
+  log?: (line: string) => void;
+  /** Told after every write and probe: null when it worked, the error when it did not. */
+  onWrite?: (error: unknown) => void;
+}): LeadStore {
+  const { database, leaseSeconds = LEASE_SECONDS, now = () => new Date(), log = console.error } = options;
+  const { maxLeads = MAX_LEADS, maxSpamPerReason = MAX_SPAM_PER_REASON, onWrite = () => {} } = options;
+  /** The pending leads due soonest, as of the last scan or write. */
+  const view = new Map<string, Lead>();
+  let last: WriteOutcome | null = null;
+
+  /** Runs a write and records how it went (for `lastWrite` and the server's usable/unusable line). */
+  const written = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await work();
+      last = { ok: true, at: now().getTime() };
+      onWrite(null);
+      return result;
+    } catch (error) {
+      last = {
+        ok: false,
+        at: now().getTime(),
+        error: error instanceof Error ? error.message : String(error),
+      };
+      onWrite(error);
+      throw error;
+    }
+  };
+
+  const remember = (lead: Lead) => {
+    if (lead.state === "pending") view.set(lead.id, lead);
+    else view.delete(lead.id);
+  };
+
+  const insert = async (lead: Lead, capped: boolean) => {
+    const cap = capped ? `WHERE (SELECT count(*) FROM leads WHERE ${UNDELIVERED}) < ${Number(maxLeads)}` : "";
+    const { rowCount } = await written(() =>
+      database.query(`INSERT INTO leads (${LEAD_COLUMNS}) SELECT ${LEAD_VALUES} ${cap}`, leadValues(lead)),
+    );
+    if (rowCount === 0) throw new StoreFullError(maxLeads);
+    logLeadState(lead);
+    remember(lead);
+    return lead;
+  };
+
+  /** Past the cap of `reason`, its oldest quarantined leads go, one log line each. */
+  const capQuarantine = async (reason: string) => {
+    const { rows } = await database.query<{ id: string; received_at: Date }>(
+      `DELETE FROM leads WHERE id IN (
+         SELECT id FROM leads WHERE state = 'spam' AND reason = $1
+         ORDER BY received_at DESC, id DESC OFFSET $2)
+       RETURNING id, received_at`,
+      [reason, maxSpamPerReason],
+    );
+    for (const row of rows) {
+      log(
+        `lead store: the quarantine holds ${maxSpamPerReason} ${reason} leads, its limit; removed the oldest, ${row.id} (received ${row.received_at.toISOString()})`,
+      );
+    }
+  };
+
+  return {
+    folder: "the database",
+
+    add: (enquiry, state) => insert(newLead({ id: randomUUID(), enquiry, state, at: now() }), true),
+
+    async quarantine(enquiry: Enquiry, reason) {
+      const lead = await insert(
+        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now() }),
+        false,
+      );
+      await capQuarantine(reason);
+      return lead;
+    },
+
+    async save(lead) {
+      // An erased lead has no row: the update finds nothing, and nothing is written back.
+      const { rowCount } = await written(() =>
+        database.query(
+          `UPDATE leads SET (${LEAD_COLUMNS}, lease_until) = (${LEAD_VALUES}, NULL) WHERE id = $1`,
+          leadValues(lead),
+        ),
+      );
+      if (rowCount === 0) {
+        view.delete(lead.id);
+        return false;
+      }
+      remember(lead);
+      return true;
+    },
+
+    async erase(lead) {
+      await database.transaction(async (client) => {
+        await lockLeadId(client, lead.id);
+        await client.query("INSERT INTO erasures (id, erased_at) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
+          lead.id,
+          now().toISOString(),
+        ]);
+        await client.query("DELETE FROM leads WHERE id = $1", [lead.id]);
+      });
+      view.delete(lead.id);
+    },
+
+    async isErased(lead) {
+      const { rows } = await database.query("SELECT 1 FROM erasures WHERE id = $1", [lead.id]);
+      if (rows.length > 0) view.delete(lead.id);
+      return rows.length > 0;
+    },
+
+    async claim(lead) {
+      const { rows } = await database.query<LeadRow>(
+        `UPDATE leads SET lease_until = now() + make_interval(secs => $2)
+         WHERE id = $1 AND state = 'pending' AND (lease_until IS NULL OR lease_until <= now())
+         RETURNING ${LEAD_COLUMNS}`,
+        [lead.id, leaseSeconds],
+      );
+      const claimed = rows[0] ? leadFromRow(rows[0]) : null;
+      if (!claimed) view.delete(lead.id);
+      return claimed;
+    },
+
+    async scan() {
+      const { rows } = await database.query<LeadRow>(
+        `SELECT ${LEAD_COLUMNS} FROM leads
+         WHERE state = 'pending' AND (lease_until IS NULL OR lease_until <= now())
+         ORDER BY next_attempt_at, received_at LIMIT ${VIEW_SIZE}`,
+      );
+      view.clear();
+      for (const lead of leadsFromRows(rows)) view.set(lead.id, lead);
+      return [...view.values()];
+    },
+
+    leads: () => [...view.values()].sort((a, b) => (a.receivedAt < b.receivedAt ? -1 : 1)),
+
+    async list() {
+      const { rows } = await database.query<LeadRow>(
+        `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY received_at, id`,
+      );
+      return leadsFromRows(rows);
+    },
+
+    counts: (overrides) => countRows(database, overrides),
+
+    prune: (retention) => pruneRows(database, retention, now()),
+
+    lastWrite: () => last,
+
+    async probe() {
+      await written(() => database.query("SELECT 1")).catch(() => undefined);
+      return last as WriteOutcome;
+    },
+  };
+}
+
+/** The counts of each state, the `overrides` (outcomes not written yet) counted as they are. */
+async function countRows(database: Database, overrides?: ReadonlyMap<string, Lead>): Promise<LeadCounts> {
+  const ids = [...(overrides?.keys() ?? [])];
+  const { rows } = await database.query<{ state: string; count: number; oldest: Date | null }>(
+    `SELECT state, count(*)::int AS count, min(received_at) AS oldest FROM leads
+     WHERE NOT (id = ANY($1::uuid[])) GROUP BY state`,
+    [ids],
+  );
+  const counts = countLeads([...(overrides?.values() ?? [])]);
+  for (const row of rows) {
+    if (!(row.state in counts) || row.state === "oldestPendingAt") continue;
+    counts[row.state as Lead["state"]] += row.count;
+    if (row.state === "pending" && row.oldest) {
+      const at = row.oldest.getTime();
+      counts.oldestPendingAt = Math.min(counts.oldestPendingAt ?? at, at);
+    }
+  }
+  return counts;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Removes leads past their retention (never `pending` ones) and erasure records past the lead retention. */
+async function pruneRows(database: Database, { days, spamDays }: Retention, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
+  const spamCutoff = new Date(now.getTime() - spamDays * DAY_MS).toISOString();
+  const { rows } = await database.query<LeadRow>(
+    `DELETE FROM leads
+     WHERE state <> 'pending' AND received_at < CASE WHEN state = 'spam' THEN $2::timestamptz ELSE $1::timestamptz END
+     RETURNING ${LEAD_COLUMNS}`,
+    [cutoff, spamCutoff],
+  );
+  for (const lead of leadsFromRows(rows)) logLeadState(lead, "removed");
+  await database.query("DELETE FROM erasures WHERE erased_at < $1", [cutoff]);
+  return rows.length;
+}

@@ -1,0 +1,351 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createDatabase, type Database } from "~/db/database.server";
+import { MIGRATIONS } from "~/db/migrations.server";
+import type { Enquiry } from "~/enquiry/fields";
+import type { LeadStore } from "~/leads/contract.server";
+import { createDelivery, type Delivery } from "~/leads/delivery.server";
+import { IMPORT_MARKER, importLeadFolder } from "~/leads/import.server";
+import { type Lead, leadFileName, newLead } from "~/leads/lead";
+import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
+import { createPgDelivererLock } from "~/leads/pg-lock.server";
+import { createPgLeadStore } from "~/leads/pg-store.server";
+import { createLeadStore, erasedFolder } from "~/leads/store.server";
+import type { MailTransport } from "~/mail/types";
+import { startPostgres, type TestPostgres } from "../support/postgres";
+
+// One PostgreSQL for the whole file; each test gets a database (and a folder) of its own.
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres("pg-lead-contract");
+}, 60_000);
+afterAll(async () => {
+  await postgres?.dispose();
+}, 60_000);
+
+const enquiry: Enquiry = {
+  name: "Asha Rao",
+  email: "asha@example.in",
+  countryCode: "91",
+  phoneNumber: "9876543210",
+  message: 'Line one\nLine two, with "quotes" and नमस्ते',
+};
+
+const DAY = 24 * 60 * 60_000;
+
+/** A clock the test moves by hand. */
+function fakeClock(start = "2026-11-01T10:00:00Z") {
+  let time = Date.parse(start);
+  return { now: () => new Date(time), advance: (ms: number) => void (time += ms) };
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  vi.restoreAllMocks();
+});
+
+async function newFolder() {
+  const root = await mkdtemp(join(tmpdir(), "lead-contract-"));
+  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  return join(root, "data", "leads");
+}
+
+async function newDatabase(): Promise<Database> {
+  const database = createDatabase({
+    url: await postgres.createDatabase(),
+    poolSize: 4,
+    migrations: MIGRATIONS,
+    log: () => {},
+  });
+  database.start();
+  await database.ready();
+  cleanups.push(() => database.stop());
+  return database;
+}
+
+interface Kind {
+  name: string;
+  /** A place for leads; `open` gives each caller (a replica, the operator's CLI) a store on it. */
+  place(): Promise<{
+    open(options?: { now?: () => Date; maxSpamPerReason?: number; log?: (line: string) => void }): LeadStore;
+    lock(): DelivererLock;
+  }>;
+}
+
+const kinds: Kind[] = [
+  {
+    name: "the folder",
+    async place() {
+      const folder = await newFolder();
+      await mkdir(folder, { recursive: true });
+      return {
+        open: (options = {}) => createLeadStore({ folder, log: () => {}, ...options }),
+        lock: () => createDelivererLock({ path: delivererLockPath(folder) }),
+      };
+    },
+  },
+  {
+    name: "PostgreSQL",
+    async place() {
+      const database = await newDatabase();
+      return {
+        open: (options = {}) => createPgLeadStore({ database, log: () => {}, ...options }),
+        lock: () => createPgDelivererLock(database),
+      };
+    },
+  },
+];
+
+describe.each(kinds)("the lead store contract: $name", (kind) => {
+  it("adds leads, lists them oldest first in any replica, and counts each state", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const clock = fakeClock();
+    const store = place.open({ now: clock.now });
+    const first = await store.add(enquiry, "pending");
+    clock.advance(1_000);
+    await store.add({ ...enquiry, name: "Second" }, "inbox");
+    const other = place.open();
+    expect((await other.list()).map((lead) => [lead.enquiry, lead.state])).toEqual([
+      [enquiry, "pending"],
+      [{ ...enquiry, name: "Second" }, "inbox"],
+    ]);
+    expect(await other.counts()).toEqual({
+      pending: 1,
+      inbox: 1,
+      sent: 0,
+      failed: 0,
+      spam: 0,
+      oldestPendingAt: Date.parse(first.receivedAt),
+    });
+    expect(await other.counts(new Map([[first.id, { ...first, state: "sent" as const }]]))).toMatchObject({
+      pending: 0,
+      sent: 1,
+      oldestPendingAt: null,
+    });
+  });
+
+  it("writes an outcome every replica reads, and carries a lead's extra fields (its source)", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const store = place.open();
+    const lead = await store.add(enquiry, "pending");
+    expect(await store.save({ ...lead, state: "sent", attempts: 1 })).toBe(true);
+    expect(await place.open().list()).toEqual([{ ...lead, state: "sent", attempts: 1 }]);
+    if (kind.name === "PostgreSQL") {
+      const withSource = { ...lead, source: { utm_source: "newsletter" } } as Lead;
+      expect(await store.save(withSource)).toBe(true);
+      expect(await place.open().list()).toEqual([withSource]);
+    }
+  });
+
+  it("quarantines outside the cap, at most N per reason, the oldest of that reason going first", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const clock = fakeClock();
+    const lines: string[] = [];
+    const store = place.open({ now: clock.now, maxSpamPerReason: 2, log: (line) => lines.push(line) });
+    for (const name of ["h1", "h2", "h3"]) {
+      await store.quarantine({ ...enquiry, name }, "honeypot");
+      clock.advance(1_000);
+    }
+    await store.quarantine({ ...enquiry, name: "b1" }, "blocklist");
+    const left = await place.open().list();
+    expect(left.map((lead) => [lead.enquiry.name, lead.state, lead.reason])).toEqual([
+      ["h2", "spam", "honeypot"],
+      ["h3", "spam", "honeypot"],
+      ["b1", "spam", "blocklist"],
+    ]);
+    expect(lines).toEqual([expect.stringContaining("the quarantine holds 2 honeypot leads, its limit")]);
+  });
+
+  it("never writes an erased lead back, from a replica that still holds it", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const server = place.open();
+    const lead = await server.add(enquiry, "pending");
+    const operator = place.open();
+    const [found] = await operator.list();
+    await operator.erase(found as Lead);
+    expect(await server.isErased(lead)).toBe(true);
+    expect(await server.save({ ...lead, state: "sent", attempts: 1 })).toBe(false);
+    expect(await server.claim(lead)).toBeNull();
+    expect(await place.open().list()).toEqual([]);
+    expect(server.leads()).toEqual([]);
+  });
+
+  it("removes leads past retention (quarantined ones sooner), never pending ones", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const clock = fakeClock();
+    const store = place.open({ now: clock.now });
+    const sent = await store.add({ ...enquiry, name: "sent" }, "pending");
+    await store.save({ ...sent, state: "sent", attempts: 1 });
+    await store.add({ ...enquiry, name: "inbox" }, "inbox");
+    await store.add({ ...enquiry, name: "pending" }, "pending");
+    await store.quarantine({ ...enquiry, name: "spam" }, "headless");
+    clock.advance(31 * DAY);
+    await store.scan();
+    expect(await store.prune({ days: 90, spamDays: 30 })).toBe(1);
+    clock.advance(60 * DAY);
+    await store.scan();
+    expect(await store.prune({ days: 90, spamDays: 30 })).toBe(2);
+    expect((await place.open().list()).map((lead) => lead.enquiry.name)).toEqual(["pending"]);
+  });
+
+  it("lets one deliverer at a time hold the lock; it passes on when released", async () => {
+    const place = await kind.place();
+    const [first, second] = [place.lock(), place.lock()] as [DelivererLock, DelivererLock];
+    expect(await first.acquire()).toBe(true);
+    expect(await second.acquire()).toBe(false);
+    expect(await first.holds()).toBe(true);
+    expect(await second.holds()).toBe(false);
+    await first.release();
+    expect(await second.acquire()).toBe(true);
+    await second.release();
+  });
+});
+
+describe("the PostgreSQL lead store", () => {
+  it("claims a lead for one deliverer at a time: parallel claims never overlap", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const database = await newDatabase();
+    const replicas = [1, 2, 3, 4].map(() => createPgLeadStore({ database, log: () => {} }));
+    const lead = await replicas[0]?.add(enquiry, "pending");
+    const claims = await Promise.all(replicas.map((replica) => replica.claim(lead as Lead)));
+    expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
+  });
+
+  it("gives a claimed lead to another deliverer only once its lease has passed", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const database = await newDatabase();
+    const crashed = createPgLeadStore({ database, leaseSeconds: 2, log: () => {} });
+    const next = createPgLeadStore({ database, log: () => {} });
+    const lead = await crashed.add(enquiry, "pending");
+    expect(await crashed.claim(lead)).not.toBeNull();
+    expect(await next.scan()).toEqual([]);
+    expect(await next.claim(lead)).toBeNull();
+    const leaseEnds = Date.now() + 2_000;
+    await expect
+      .poll(async () => (await next.scan()).map((found) => found.id), { timeout: 5_000 })
+      .toEqual([lead.id]);
+    expect(Date.now()).toBeGreaterThanOrEqual(leaseEnds - 100);
+    expect(await next.claim(lead)).toMatchObject({ id: lead.id, state: "pending" });
+    // An outcome written clears the lease: the lead is settled, whoever claimed it.
+    expect(await next.save({ ...lead, state: "sent", attempts: 1 })).toBe(true);
+    expect(await next.scan()).toEqual([]);
+  });
+
+  it("frees the deliverer lock the moment its connection is cut: another replica takes over", async () => {
+    const database = await newDatabase();
+    const other = await newDatabaseOn(database);
+    const holder = createPgDelivererLock(database);
+    const waiting = createPgDelivererLock(other);
+    expect(await holder.acquire()).toBe(true);
+    expect(await waiting.acquire()).toBe(false);
+    await postgres.sql(
+      `SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted`,
+    );
+    await expect.poll(() => waiting.acquire(), { timeout: 5_000 }).toBe(true);
+    expect(await holder.holds()).toBe(false);
+    await waiting.release();
+  });
+
+  it("delivers a stream of enquiries stored on two replicas exactly once, with two deliverers on one database", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const database = await newDatabase();
+    const sent: string[] = [];
+    const mail: MailTransport = {
+      name: "emailjs",
+      async send(lead) {
+        sent.push(lead.name);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { ok: true };
+      },
+    };
+    const replicas = [database, await newDatabaseOn(database)].map((db) => {
+      const store = createPgLeadStore({ database: db, log: () => {} });
+      const delivery = createDelivery({
+        store,
+        transport: mail,
+        lock: createPgDelivererLock(db),
+        intervalMs: 0,
+        retentionDays: 90,
+        spamRetentionDays: 30,
+        heartbeatMs: 50,
+        scanMs: 100,
+        log: () => {},
+      });
+      cleanups.push(() => delivery.stop());
+      delivery.start();
+      return { store, delivery };
+    });
+    const names = Array.from({ length: 24 }, (_, index) => `Visitor ${index}`);
+    for (const [index, name] of names.entries()) {
+      const replica = replicas[index % 2] as { store: LeadStore; delivery: Delivery };
+      await replica.store.add({ ...enquiry, name }, "pending");
+      replica.delivery.wake();
+    }
+    const reader = createPgLeadStore({ database, log: () => {} });
+    await expect.poll(async () => (await reader.counts()).sent, { timeout: 15_000 }).toBe(names.length);
+    expect([...sent].sort()).toEqual([...names].sort());
+  }, 90_000);
+});
+
+describe("importing a data folder into PostgreSQL", () => {
+  it("imports every lead once, in its state, skips erased ones, marks the folder, and doubles nothing when run again", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const database = await newDatabase();
+    const folder = await newFolder();
+    const files = createLeadStore({ folder, log: () => {} });
+    const pending = await files.add(enquiry, "pending");
+    const sent = await files.add({ ...enquiry, name: "sent" }, "pending");
+    await files.save({ ...sent, state: "sent", attempts: 1 });
+    await files.quarantine({ ...enquiry, name: "spam" }, "honeypot");
+    const erased = await files.add({ ...enquiry, name: "erased" }, "inbox");
+    await files.erase(erased);
+    // An erasure recorded while the lead's file was still there (an erase cut short).
+    const late = newLead({
+      id: crypto.randomUUID(),
+      enquiry: { ...enquiry, name: "late" },
+      state: "inbox",
+      at: new Date(),
+    });
+    await writeFile(join(folder, leadFileName(late)), JSON.stringify(late));
+    await mkdir(erasedFolder(folder), { recursive: true });
+    await writeFile(join(erasedFolder(folder), late.id), "");
+
+    const lines: string[] = [];
+    expect(await importLeadFolder({ database, folder, log: (line) => lines.push(line) })).toBe(3);
+    expect(lines).toEqual([expect.stringMatching(/^lead store: imported 3 leads from .* into the database/)]);
+    const store = createPgLeadStore({ database, log: () => {} });
+    expect((await store.list()).map((lead) => [lead.enquiry.name, lead.state])).toEqual([
+      ["Asha Rao", "pending"],
+      ["sent", "sent"],
+      ["spam", "spam"],
+    ]);
+    expect((await store.list())[0]).toEqual(pending);
+    expect(await readdir(folder)).toContain(IMPORT_MARKER);
+    expect(await importLeadFolder({ database, folder, log: (line) => lines.push(line) })).toBeNull();
+
+    // With the marker deleted, the import runs again and finds every lead already there.
+    await rm(join(folder, IMPORT_MARKER));
+    expect(await importLeadFolder({ database, folder, log: () => {} })).toBe(0);
+    expect(await store.list()).toHaveLength(3);
+    expect(await store.isErased(late)).toBe(true);
+  });
+});
+
+/** A second replica's connection to the same database as `database`. */
+async function newDatabaseOn(database: Database): Promise<Database> {
+  const name = (await database.query<{ name: string }>("SELECT current_database() AS name")).rows[0]?.name;
+  const url = postgres.url(name);
+  const replica = createDatabase({ url, poolSize: 4, migrations: MIGRATIONS, log: () => {} });
+  replica.start();
+  await replica.ready();
+  cleanups.push(() => replica.stop());
+  return replica;
+}
