@@ -1,14 +1,18 @@
 // The operator's view of the field metrics the site's visitors report (app/vitals): per route
 // and device class, the 75th percentile of each metric over the last 28 days, rated by
-// Google's thresholds. Reads ENQUIRY_STORE_DIR (default ./data) like the server.
+// Google's thresholds. Reads what the server writes: with DATABASE_URL the database (every
+// replica's visitors), otherwise ENQUIRY_STORE_DIR (default ./data).
 // Run: npm run vitals                       (a table on stdout)
 //      npm run vitals -- --html report.html (also a self-contained page with a chart per metric)
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { openCommandDatabase } from "~/db/command-database.server";
 import { parseEnv } from "~/env.server";
+import { readDatabaseRecords } from "~/vitals/database-store.server";
+import type { VitalsRecord } from "~/vitals/metrics";
 import { renderReport } from "~/vitals/report-html";
 import { PREVIOUS_VITALS_FILE, VITALS_FILE } from "~/vitals/store.server";
-import { formatSummary, parseRecords, summarise } from "~/vitals/summary";
+import { formatSummary, parseRecords, SUMMARY_WINDOW_MS, summarise } from "~/vitals/summary";
 
 const args = process.argv.slice(2);
 const htmlFlag = args.indexOf("--html");
@@ -18,14 +22,34 @@ if (htmlFlag !== -1 && (htmlPath === undefined || htmlPath.startsWith("--"))) {
   process.exit(2);
 }
 
-const dir = parseEnv(process.env).ENQUIRY_STORE_DIR;
-const files = [PREVIOUS_VITALS_FILE, VITALS_FILE]
-  .map((name) => join(dir, name))
-  .filter((file) => existsSync(file));
-if (files.length === 0) console.error(`No field metrics in ${resolve(dir)} yet (ENQUIRY_STORE_DIR).`);
+const env = parseEnv(process.env);
+const now = new Date();
 
-const records = files.flatMap((file) => parseRecords(readFileSync(file, "utf8")));
-const summary = summarise(records, new Date());
+async function fromDatabase(url: string): Promise<VitalsRecord[]> {
+  let database: Awaited<ReturnType<typeof openCommandDatabase>>;
+  try {
+    database = await openCommandDatabase(url);
+  } catch (error) {
+    console.error(`vitals: DATABASE_URL: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  try {
+    return await readDatabaseRecords(database, new Date(now.getTime() - SUMMARY_WINDOW_MS));
+  } finally {
+    await database.stop();
+  }
+}
+
+function fromFolder(dir: string): VitalsRecord[] {
+  const files = [PREVIOUS_VITALS_FILE, VITALS_FILE]
+    .map((name) => join(dir, name))
+    .filter((file) => existsSync(file));
+  if (files.length === 0) console.error(`No field metrics in ${resolve(dir)} yet (ENQUIRY_STORE_DIR).`);
+  return files.flatMap((file) => parseRecords(readFileSync(file, "utf8")));
+}
+
+const records = env.DATABASE_URL ? await fromDatabase(env.DATABASE_URL) : fromFolder(env.ENQUIRY_STORE_DIR);
+const summary = summarise(records, now);
 console.log(formatSummary(summary));
 
 if (htmlPath !== undefined) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Database, DatabaseState } from "~/db/database.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { LeadService } from "~/leads/leads.server";
 import { healthAnswer } from "./health";
@@ -7,9 +8,14 @@ import { answerPlain } from "./responses";
 /**
  * `GET /healthz`: 200 `{"status":"ok"}` while the site serves pages, 503 `{"status":"draining"}`
  * at once when draining (the load balancer should stop sending here); the store's state and
- * counts only for `Authorization: Bearer <HEALTH_TOKEN>`.
+ * counts, and with DATABASE_URL the database's state, only for `Authorization: Bearer <HEALTH_TOKEN>`.
  */
-export function healthz(options: { draining: () => boolean; leads: LeadService; token: string | undefined }) {
+export function healthz(options: {
+  draining: () => boolean;
+  leads: LeadService;
+  database: Database | null;
+  token: string | undefined;
+}) {
   return async (request: IncomingMessage, response: ServerResponse) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
       answerPlain(response, 405, { Allow: "GET, HEAD" });
@@ -19,7 +25,11 @@ export function healthz(options: { draining: () => boolean; leads: LeadService; 
       draining: options.draining(),
       authorization: request.headers.authorization,
       token: options.token,
-      details: async () => ({ uptime: Math.round(process.uptime()), ...(await options.leads.health()) }),
+      details: async () => ({
+        uptime: Math.round(process.uptime()),
+        ...(await options.leads.health()),
+        ...(options.database ? { database: describeDatabase(options.database.state()) } : {}),
+      }),
     });
     response.setHeader("Content-Type", "application/json");
     response.setHeader("Cache-Control", CACHE_CONTROL.never);
@@ -27,4 +37,12 @@ export function healthz(options: { draining: () => boolean; leads: LeadService; 
     response.writeHead(status);
     response.end(body);
   };
+}
+
+/** `"ok"`, or the state with its cause (which the database describes without the password). */
+export function describeDatabase(state: DatabaseState): "ok" | { state: string; cause?: string } {
+  if (state.status === "ok") return "ok";
+  return state.status === "unreachable"
+    ? { state: state.status, cause: state.cause }
+    : { state: state.status };
 }

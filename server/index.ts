@@ -29,7 +29,7 @@ const buildUrl = pathToFileURL(join(buildDir, "index.js")).href;
 const importBuild = (version = "") => import(`${buildUrl}${version}`) as Promise<ServerBuild>;
 let build = await importBuild();
 
-const { services, start, stop } = createServices(env);
+const { services, database, start, stop } = createServices(env);
 const clients = createClientResolver(env.TRUST_PROXY);
 
 const app = express();
@@ -83,7 +83,12 @@ const server = createServer((request, response) => {
 server.on("clientError", (error, socket: Socket) => answerClientError(error, socket, current.get(socket)));
 
 const drain = createDrain({ server, deadlineMs: env.SHUTDOWN_DEADLINE * 1000, stop });
-const health = healthz({ draining: drain.draining, leads: services.leads, token: env.HEALTH_TOKEN });
+const health = healthz({
+  draining: drain.draining,
+  leads: services.leads,
+  database,
+  token: env.HEALTH_TOKEN,
+});
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, drain.begin);
 
 start();

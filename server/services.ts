@@ -9,6 +9,7 @@ import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { StaticDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
+import { createDatabaseVitalsStore } from "~/vitals/database-store.server";
 import { createBeaconBudget } from "~/vitals/rate-limit.server";
 import { createVitalsStore, PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
 
@@ -40,12 +41,15 @@ declare module "@remix-run/server-runtime" {
 
 /** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
 export function createServices(env: Env) {
-  const mail = selectTransport(env);
+  // With DATABASE_URL, what replicas must agree on lives in PostgreSQL; without it, in the data folder.
   const database: Database | null = env.DATABASE_URL
     ? createDatabase({ url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, migrations: MIGRATIONS })
     : null;
+  const mail = selectTransport(env);
   const leads = createLeadService(env, mail, database);
-  const vitals = createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
+  const vitals = database
+    ? createDatabaseVitalsStore(database)
+    : createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
   const windowMs = env.ENQUIRY_RATE_WINDOW * 1000;
   const services: AppServices = {
     leads,
@@ -54,7 +58,7 @@ export function createServices(env: Env) {
       perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs },
       site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs },
     }),
-    notices: createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR }),
+    notices: createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database }),
     enquiryThrottle: createRateLimiter({
       limit: env.ENQUIRY_THROTTLE > 0 ? 1 : 0,
       windowMs: env.ENQUIRY_THROTTLE * 1000,
@@ -66,14 +70,20 @@ export function createServices(env: Env) {
     fastPath: createFastPath(),
   };
   let pruning: NodeJS.Timeout | undefined;
+  // Expired state is removed on a timer, even on a replica no request reaches.
+  const prune = () => {
+    void vitals.prune();
+    services.notices.sweep().catch(() => {});
+  };
   return {
     services,
+    database,
     start() {
       database?.start();
       leads.start();
-      // Metrics age out even when no beacon arrives to trigger a rotation.
-      void vitals.prune();
-      pruning = setInterval(() => void vitals.prune(), PRUNE_INTERVAL_MS).unref();
+      prune();
+      database?.ready().then(prune, () => {});
+      pruning = setInterval(prune, PRUNE_INTERVAL_MS).unref();
     },
     async stop() {
       clearInterval(pruning);

@@ -1,4 +1,5 @@
 import type { Migration } from "~/db/migrate.server";
+import { SHARED_STATE_MIGRATION } from "~/db/shared-state-schema.server";
 
 /**
  * The schema, in order. Append; never edit a migration a release has shipped. A release only
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  SHARED_STATE_MIGRATION,
 ];

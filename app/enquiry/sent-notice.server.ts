@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import type { Database } from "~/db/database.server";
+import { databaseClaims } from "~/enquiry/notice-claims.server";
 import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
 
 /**
@@ -8,9 +10,10 @@ import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
  * cookie: a cache in front that keys by URL and forwards no cookies must still let it through.
  * The URL carries a token `<id>.<expiry>.<mac>`: 128 random bits, the expiry in seconds
  * (base 36), and an HMAC-SHA256 of both under NOTICE_SECRET, so editing the URL forges
- * nothing. A token shows its notice once: the first GET claims its id, in memory and with a
- * marker file created O_EXCL in `notices/` of the data folder, so servers that share the folder
- * (and NOTICE_SECRET) never show one notice twice. Markers are swept once their token expired.
+ * nothing. A token shows its notice once: the first GET claims its id, in memory and in the
+ * shared record: a row in PostgreSQL with DATABASE_URL, otherwise a marker file created O_EXCL in
+ * `notices/` of the data folder; servers that share it (and NOTICE_SECRET) never show one notice
+ * twice. Claims are swept once their token expired.
  */
 
 /** How long a landing URL holds its notice: browsers follow the redirect at once; minutes allow for a slow load. */
@@ -28,6 +31,17 @@ export interface SentNotices {
   landingUrl(): string;
   /** The notice a landing URL's token stands for, the first time it is read; null for anything else. */
   redeem(token: string | null): Promise<Notice | null>;
+  /** Removes the shared claims of tokens that have expired (the server calls it on a timer). */
+  sweep(): Promise<void>;
+}
+
+/**
+ * Where servers record which token ids were claimed. `unmarked`: the record could not be
+ * written (already logged); the claim then holds on this server only.
+ */
+export interface SharedClaims {
+  mark(id: string, expiresAt: number): Promise<"marked" | "taken" | "unmarked">;
+  sweep(): Promise<void>;
 }
 
 export interface SentNoticeOptions {
@@ -35,6 +49,8 @@ export interface SentNoticeOptions {
   secret: string | undefined;
   /** The data folder (ENQUIRY_STORE_DIR): markers of used tokens go to its `notices/`. */
   storeDir: string;
+  /** With DATABASE_URL: claims are rows in PostgreSQL instead of files in the data folder. */
+  database?: Database | null;
   now?: () => number;
   log?: (line: string) => void;
 }
@@ -42,6 +58,7 @@ export interface SentNoticeOptions {
 export function createSentNotices({
   secret,
   storeDir,
+  database = null,
   now = Date.now,
   log = console.error,
 }: SentNoticeOptions): SentNotices {
@@ -57,7 +74,8 @@ export function createSentNotices({
       .digest()
       .subarray(0, 16)
       .toString("base64url");
-  const claims = createClaims(join(storeDir, "notices"), now, log);
+  const shared = database ? databaseClaims(database, log) : folderClaims(join(storeDir, "notices"), now, log);
+  const claims = createClaims(shared, now);
 
   return {
     landingUrl() {
@@ -74,14 +92,37 @@ export function createSentNotices({
       if (!(expiresAt > now())) return null;
       return (await claims.claim(id, expiresAt)) ? { kind: "sent", id } : null;
     },
+    sweep: () => shared.sweep(),
   };
 }
 
-/** Single use of token ids, across the servers that share `dir`. */
-function createClaims(dir: string, now: () => number, log: (line: string) => void) {
+/** Single use of token ids: in memory first, then in the record the servers share. */
+function createClaims(shared: SharedClaims, now: () => number) {
   const claimed = new Map<string, number>();
-  let warned = false;
   let lastSweep = 0;
+
+  return {
+    async claim(id: string, expiresAt: number): Promise<boolean> {
+      for (const [known, until] of claimed) {
+        if (until > now() && claimed.size < MAX_CLAIMS) break;
+        claimed.delete(known);
+      }
+      if (claimed.has(id)) return false;
+      // Claimed in memory before the first await: a second request for the same URL loses at once.
+      claimed.set(id, expiresAt);
+      if ((await shared.mark(id, expiresAt)) === "taken") return false;
+      if (now() - lastSweep >= SWEEP_EVERY_MS) {
+        lastSweep = now();
+        shared.sweep().catch(() => {});
+      }
+      return true;
+    },
+  };
+}
+
+/** Marker files in `dir`, for the servers that share the data folder. */
+function folderClaims(dir: string, now: () => number, log: (line: string) => void): SharedClaims {
+  let warned = false;
 
   /** "taken" when another request (on any server sharing the folder) claimed the id first. */
   async function mark(id: string, retry = true): Promise<"marked" | "taken" | "unmarked"> {
@@ -121,21 +162,5 @@ function createClaims(dir: string, now: () => number, log: (line: string) => voi
     }
   }
 
-  return {
-    async claim(id: string, expiresAt: number): Promise<boolean> {
-      for (const [known, until] of claimed) {
-        if (until > now() && claimed.size < MAX_CLAIMS) break;
-        claimed.delete(known);
-      }
-      if (claimed.has(id)) return false;
-      // Claimed in memory before the first await: a second request for the same URL loses at once.
-      claimed.set(id, expiresAt);
-      if ((await mark(id)) === "taken") return false;
-      if (now() - lastSweep >= SWEEP_EVERY_MS) {
-        lastSweep = now();
-        sweep().catch(() => {});
-      }
-      return true;
-    },
-  };
+  return { mark: (id) => mark(id), sweep };
 }

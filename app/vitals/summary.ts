@@ -32,7 +32,7 @@ export function parseRecords(text: string): VitalsRecord[] {
     if (line.trim() === "") continue;
     try {
       const record = JSON.parse(line) as Partial<VitalsRecord>;
-      if (isRecord(record)) records.push(record);
+      if (isVitalsRecord(record)) records.push(record);
     } catch {
       // A line torn by a crash: the rest of the file is still good.
     }
@@ -40,7 +40,8 @@ export function parseRecords(text: string): VitalsRecord[] {
   return records;
 }
 
-function isRecord(record: Partial<VitalsRecord>): record is VitalsRecord {
+/** Whether a stored record (a file's line, a database row) is one the summary can count. */
+export function isVitalsRecord(record: Partial<VitalsRecord>): record is VitalsRecord {
   return (
     typeof record.at === "string" &&
     Number.isFinite(Date.parse(record.at)) &&

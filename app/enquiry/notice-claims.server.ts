@@ -1,0 +1,40 @@
+import type { Database } from "~/db/database.server";
+import { within } from "~/db/within.server";
+import type { SharedClaims } from "~/enquiry/sent-notice.server";
+
+/** How long a landing page waits for its claim's row before showing the notice anyway. */
+const CLAIM_WAIT_MS = 1_000;
+
+/**
+ * The success notices' claims as rows of `notice_claims`: the first INSERT of a token id wins,
+ * on whichever replica it runs. While the database is unreachable (or slower than
+ * CLAIM_WAIT_MS) the notice is shown, held single-use by this replica's memory only: a sender
+ * who is not told their enquiry arrived sends it again, while a second showing of "sent" on a
+ * reload tells nobody anything new. The outage itself is logged by the database.
+ */
+export function databaseClaims(database: Database, log: (line: string) => void): SharedClaims {
+  return {
+    async mark(id, expiresAt) {
+      if (database.state().status !== "ok") return "unmarked";
+      const inserted = database
+        .query(
+          `INSERT INTO notice_claims (id, expires_at) VALUES ($1, to_timestamp($2::double precision / 1000))
+           ON CONFLICT (id) DO NOTHING`,
+          [id, expiresAt],
+        )
+        .then((result) => (result.rowCount === 1 ? "marked" : "taken"))
+        .catch((error: unknown) => {
+          if (error instanceof Error && error.name !== "DatabaseUnavailableError") {
+            log(`notices: cannot record a claim in the database (${error.message}); the notice is shown`);
+          }
+          return "unmarked" as const;
+        });
+      return within(inserted, CLAIM_WAIT_MS, "unmarked");
+    },
+    async sweep() {
+      if (database.state().status !== "ok") return;
+      // A minute past expiry: a token checked just before it expired still finds its claim.
+      await database.query("DELETE FROM notice_claims WHERE expires_at < now() - interval '1 minute'");
+    },
+  };
+}

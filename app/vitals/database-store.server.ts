@@ -1,0 +1,92 @@
+import type { Database } from "~/db/database.server";
+import { within } from "~/db/within.server";
+import type { VitalsRecord } from "~/vitals/metrics";
+import { RETENTION_MS, type VitalsStore } from "~/vitals/store.server";
+import { isVitalsRecord } from "~/vitals/summary";
+
+/** The device's coarse, anonymous capacity, when the beacon reports it (nullable columns). */
+type StoredRecord = VitalsRecord & { cores?: number | null; memoryGb?: number | null };
+
+/** How long a beacon's answer waits for its rows; a beacon is never retried, so late rows still land. */
+const APPEND_WAIT_MS = 2_000;
+
+/**
+ * Field metrics as rows of `vitals`, one per metric, for every replica's visitors together.
+ * Rows older than RETENTION_MS (28 days, as the privacy policy says) are deleted by `prune`,
+ * which the server runs hourly. While the database is unreachable beacons are dropped: the
+ * visitor's page is unaffected and the database's own line says it is down.
+ */
+export function createDatabaseVitalsStore(database: Database, log = console.error): VitalsStore {
+  let failing = false;
+  return {
+    async append(records: StoredRecord[]) {
+      if (records.length === 0) return true;
+      if (database.state().status !== "ok") return false;
+      const values: unknown[] = [];
+      const rows = records.map((record, index) => {
+        values.push(
+          record.at,
+          record.route,
+          record.device,
+          record.nav,
+          record.metric,
+          record.value,
+          record.rating,
+          record.cores ?? null,
+          record.memoryGb ?? null,
+        );
+        const first = index * 9;
+        return `(${Array.from({ length: 9 }, (_, column) => `$${first + column + 1}`).join(", ")})`;
+      });
+      const inserted = database
+        .query(
+          `INSERT INTO vitals (at, route, device, nav, metric, value, rating, cores, memory_gb) VALUES ${rows.join(", ")}`,
+          values,
+        )
+        .then(() => {
+          failing = false;
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (!failing && error instanceof Error && error.name !== "DatabaseUnavailableError") {
+            log(
+              `vitals: cannot write field metrics to the database (${error.message}); the site keeps serving`,
+            );
+          }
+          failing = true;
+          return false;
+        });
+      return within(inserted, APPEND_WAIT_MS, false);
+    },
+    async prune() {
+      if (database.state().status !== "ok") return;
+      await database
+        .query("DELETE FROM vitals WHERE at < $1", [new Date(Date.now() - RETENTION_MS).toISOString()])
+        .catch(() => {});
+    },
+  };
+}
+
+/** Every stored metric since `since`, for the summary (`npm run vitals`). */
+export async function readDatabaseRecords(database: Database, since: Date): Promise<StoredRecord[]> {
+  const { rows } = await database.query<{
+    at: Date;
+    route: string;
+    device: string;
+    nav: string;
+    metric: string;
+    value: number;
+    rating: string;
+    cores: number | null;
+    memory_gb: number | null;
+  }>(
+    "SELECT at, route, device, nav, metric, value, rating, cores, memory_gb FROM vitals WHERE at >= $1 ORDER BY at",
+    [since.toISOString()],
+  );
+  const records: StoredRecord[] = [];
+  for (const { at, memory_gb, ...row } of rows) {
+    const record = { ...row, at: at.toISOString(), memoryGb: memory_gb } as Partial<StoredRecord>;
+    if (isVitalsRecord(record)) records.push(record);
+  }
+  return records;
+}

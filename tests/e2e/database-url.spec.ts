@@ -1,0 +1,187 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
+import { postEnquiry, requestsFor } from "../../scripts/lib/leads";
+import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../../scripts/lib/server-process";
+import { validEnquiry } from "../support/enquiry-page";
+import { test as base, expect } from "../support/fixtures";
+import { startPostgres, type TestPostgres } from "../support/postgres";
+
+// A wrong DATABASE_URL, each of the four ways an operator gets it wrong, with the real built
+// server and a real PostgreSQL: one start-up line names the variable and the cause (never the
+// password), pages are served, an enquiry is answered without a 500 and reaches EmailJS, and
+// connecting is retried until the mistake is fixed.
+
+// A fake EmailJS on a loopback address of this file's own; the tests one after the other.
+const FAKE_HOST = (process.env.FAKE_EMAILJS_HOST ?? "127.0.0.2").replace(/^127\.0\./, "127.22.");
+base.describe.configure({ mode: "default", timeout: 90_000 });
+
+const test = base.extend<
+  { fake: FakeEmailJs; folder: string },
+  { fakeEmailJs: FakeEmailJs; postgres: TestPostgres }
+>({
+  fakeEmailJs: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
+    async ({}, use) => {
+      const fake = await startFakeEmailJs(FAKE_HOST);
+      await use(fake);
+      await fake.close();
+    },
+    { scope: "worker" },
+  ],
+  postgres: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
+    async ({}, use) => {
+      const postgres = await startPostgres("pg-e2e-url");
+      await use(postgres);
+      await postgres.dispose();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+  fake: async ({ fakeEmailJs }, use) => {
+    fakeEmailJs.reset();
+    await use(fakeEmailJs);
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
+  folder: async ({}, use) => {
+    const folder = mkdtempSync(join(tmpdir(), "database-url-"));
+    await use(folder);
+    rmSync(folder, { recursive: true, force: true });
+  },
+});
+
+interface DatabaseDetail {
+  database?: "ok" | { state: string; cause?: string };
+}
+
+async function databaseDetail(url: string): Promise<DatabaseDetail["database"]> {
+  const response = await fetch(`${url}/healthz`, {
+    headers: { Authorization: `Bearer ${TEST_HEALTH_TOKEN}` },
+  });
+  return ((await response.json()) as DatabaseDetail).database;
+}
+
+const lines = (server: RunningServer, pattern: RegExp) =>
+  server
+    .output()
+    .split("\n")
+    .filter((line) => pattern.test(line));
+
+/**
+ * What every wrong URL must give: one line naming DATABASE_URL and `cause`, pages within 2 s,
+ * an enquiry answered 303 that reaches EmailJS once, and `/healthz` saying why, all without
+ * `password` anywhere.
+ */
+async function expectServedDespite(
+  server: RunningServer,
+  fake: FakeEmailJs,
+  cause: RegExp,
+  password: string,
+) {
+  await expect.poll(() => lines(server, /DATABASE_URL/).length).toBe(1);
+  const [line = ""] = lines(server, /DATABASE_URL/);
+  expect(line).toMatch(cause);
+
+  // The first render of a page warms the process up; the next one shows what a visitor waits.
+  expect((await fetch(`${server.url}/privacy-policy`)).status).toBe(200);
+  const started = performance.now();
+  const page = await fetch(`${server.url}/?page=2`);
+  expect(page.status).toBe(200);
+  expect(performance.now() - started).toBeLessThan(2_000);
+
+  const values = validEnquiry({ name: `Database URL ${Date.now()}` });
+  const answer = await postEnquiry(server.url, values);
+  expect(answer.status).toBe(303);
+  await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 10_000 }).toBe(1);
+
+  const detail = await databaseDetail(server.url);
+  expect(detail).toMatchObject({ state: "unreachable" });
+  expect(typeof detail === "object" && detail.cause).toMatch(cause);
+
+  expect(server.output()).not.toContain(password);
+  expect(JSON.stringify(detail)).not.toContain(password);
+}
+
+test("a DATABASE_URL that is not a URL: one config line, pages and enquiries served", async ({
+  fake,
+  folder,
+}) => {
+  // libpq's key=value form, which pg does not read as a URL.
+  const password = "pw-not-a-url-51c3";
+  const server = await startServer({
+    env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: `host=db.internal user=site password=${password}` },
+  });
+  try {
+    await expectServedDespite(server, fake, /DATABASE_URL is not a URL/, password);
+    expect(lines(server, /DATABASE_URL/)[0]).toMatch(
+      /^config: DATABASE_URL is not a URL; write postgres:\/\//,
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+test("an unknown host: one line with the cause, pages and enquiries served", async ({
+  fake,
+  folder,
+}) => {
+  const password = "pw-unknown-host-9b2e";
+  const server = await startServer({
+    env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: `postgres://site:${password}@db.invalid:5432/site` },
+  });
+  try {
+    await expectServedDespite(server, fake, /ENOTFOUND db\.invalid/, password);
+    expect(lines(server, /DATABASE_URL/)[0]).toMatch(
+      /^database: cannot connect to DATABASE_URL=postgres:\/\/site:\*\*\*@db\.invalid:5432\/site \(/,
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a wrong password: one line with the cause; once the role exists the server connects by itself", async ({
+  fake,
+  folder,
+  postgres,
+}) => {
+  const password = "pw-wrong-password-3d7a";
+  const role = `site_${Date.now()}`;
+  const url = `postgres://${role}:${password}@127.0.0.1:${postgres.port}/${role}`;
+  const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
+  try {
+    await expectServedDespite(server, fake, /password authentication failed/, password);
+    await postgres.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    await postgres.sql(`CREATE DATABASE ${role} OWNER ${role}`);
+    await expect.poll(() => databaseDetail(server.url), { timeout: 45_000 }).toBe("ok");
+    expect(lines(server, /reachable again/)).toHaveLength(1);
+    expect(server.output()).not.toContain(password);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("a missing database: one line with the cause; once it is created the server connects and migrates", async ({
+  fake,
+  folder,
+  postgres,
+}) => {
+  const name = `missing_${Date.now()}`;
+  const url = postgres.url(name);
+  const password = decodeURIComponent(new URL(url).password);
+  const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
+  try {
+    await expectServedDespite(server, fake, new RegExp(`database "${name}" does not exist`), password);
+    await postgres.sql(`CREATE DATABASE ${name}`);
+    await expect.poll(() => databaseDetail(server.url), { timeout: 45_000 }).toBe("ok");
+    expect(lines(server, /applied migrations/)).toHaveLength(1);
+    const tables = await postgres.sql<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_name = 'notice_claims'",
+      [],
+      name,
+    );
+    expect(tables).toHaveLength(1);
+  } finally {
+    await server.stop();
+  }
+});

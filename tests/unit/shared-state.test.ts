@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createDatabase, type Database } from "~/db/database.server";
+import { MIGRATIONS } from "~/db/migrations.server";
+import { NOTICE_PARAMETER } from "~/enquiry/notices";
+import { createSentNotices, NOTICE_TTL_MS } from "~/enquiry/sent-notice.server";
+import { createDatabaseVitalsStore, readDatabaseRecords } from "~/vitals/database-store.server";
+import type { Beacon } from "~/vitals/metrics";
+import { RETENTION_MS, recordsOf } from "~/vitals/store.server";
+import { summarise } from "~/vitals/summary";
+import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
+
+// Two replicas are two Database instances (two pools) on one PostgreSQL database, as two
+// servers with the same DATABASE_URL would be.
+
+const secret = "a-shared-secret-of-at-least-32-characters";
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres("pg-unit-shared");
+}, 60_000);
+afterAll(async () => {
+  await postgres?.dispose();
+}, 60_000);
+
+async function replicas(
+  count: number,
+  lines: string[] = [],
+): Promise<{ url: string; databases: Database[] }> {
+  const url = await postgres.createDatabase();
+  const databases = Array.from({ length: count }, () =>
+    createDatabase({ url, poolSize: 3, migrations: MIGRATIONS, log: (line) => lines.push(line) }),
+  );
+  for (const database of databases) database.start();
+  await Promise.all(databases.map((database) => database.ready()));
+  return { url, databases };
+}
+
+const stopAll = (databases: Database[]) => Promise.all(databases.map((database) => database.stop()));
+const tokenOf = (landingUrl: string) =>
+  new URL(landingUrl, "http://localhost").searchParams.get(NOTICE_PARAMETER) ?? "";
+const nameOf = (url: string) => new URL(url).pathname.slice(1);
+
+describe("success notices with DATABASE_URL", () => {
+  test("a landing URL read six times through three replicas shows its notice once", async () => {
+    const { databases } = await replicas(3);
+    const notices = databases.map((database) =>
+      createSentNotices({ secret, storeDir: "/nonexistent", database }),
+    );
+    const token = tokenOf(notices[0]?.landingUrl() ?? "");
+    const shown = await Promise.all(
+      [0, 1, 2, 0, 1, 2].map((replica) => notices[replica]?.redeem(token) ?? null),
+    );
+    expect(shown.filter((notice) => notice !== null)).toHaveLength(1);
+    // Sequentially too, once the first claim is in: every replica says no.
+    for (const replica of notices) expect(await replica.redeem(token)).toBeNull();
+    await stopAll(databases);
+  });
+
+  test("expired claims are swept; unexpired ones stay", async () => {
+    const { url, databases } = await replicas(1);
+    const [database] = databases as [Database];
+    let clock = Date.now();
+    const notices = createSentNotices({ secret, storeDir: "/nonexistent", database, now: () => clock });
+    const old = tokenOf(notices.landingUrl());
+    expect(await notices.redeem(old)).not.toBeNull();
+    clock += NOTICE_TTL_MS + 2 * 60_000;
+    // A claim's expiry is the token's, so this one is past due by a minute and more.
+    await postgres.sql("UPDATE notice_claims SET expires_at = now() - interval '2 minutes'", [], nameOf(url));
+    const fresh = tokenOf(notices.landingUrl());
+    expect(await notices.redeem(fresh)).not.toBeNull();
+    await notices.sweep();
+    const left = await postgres.sql<{ id: string }>("SELECT id FROM notice_claims", [], nameOf(url));
+    expect(left.map((row) => row.id)).toEqual([fresh.split(".")[0]]);
+    await stopAll(databases);
+  });
+
+  test("with the database unreachable the notice is shown, once per replica, without waiting", async () => {
+    const lines: string[] = [];
+    const database = createDatabase({
+      url: postgres.url().replace(encodeURIComponent(TEST_DATABASE_PASSWORD), "wrong"),
+      poolSize: 1,
+      migrations: MIGRATIONS,
+      log: (line) => lines.push(line),
+    });
+    database.start();
+    await expect.poll(() => database.state().status).toBe("unreachable");
+    const notices = createSentNotices({
+      secret,
+      storeDir: "/nonexistent",
+      database,
+      log: (line) => lines.push(line),
+    });
+    const token = tokenOf(notices.landingUrl());
+    const started = performance.now();
+    expect(await notices.redeem(token)).not.toBeNull();
+    expect(await notices.redeem(token)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(lines.filter((line) => line.startsWith("notices:"))).toEqual([]);
+    await database.stop();
+  });
+});
+
+const beacon: Beacon = {
+  route: "/",
+  device: "mobile",
+  navigationType: "navigate",
+  metrics: [
+    { name: "LCP", value: 2100, rating: "good" },
+    { name: "INP", value: 180, rating: "good" },
+  ],
+};
+
+describe("field metrics with DATABASE_URL", () => {
+  test("two replicas' visitors are summarised together, with the device's capacity when reported", async () => {
+    const { databases } = await replicas(2);
+    const [a, b] = databases.map((database) => createDatabaseVitalsStore(database)) as [
+      ReturnType<typeof createDatabaseVitalsStore>,
+      ReturnType<typeof createDatabaseVitalsStore>,
+    ];
+    const now = new Date();
+    expect(await a.append(recordsOf(beacon, now))).toBe(true);
+    expect(
+      await b.append(
+        recordsOf({ ...beacon, metrics: [{ name: "LCP", value: 3900, rating: "good" }] }, now).map(
+          (record) => ({
+            ...record,
+            cores: 4,
+            memoryGb: 2,
+          }),
+        ),
+      ),
+    ).toBe(true);
+    const records = await readDatabaseRecords(
+      databases[0] as Database,
+      new Date(now.getTime() - RETENTION_MS),
+    );
+    expect(records).toHaveLength(3);
+    expect(records.find((record) => record.value === 3900)).toMatchObject({
+      metric: "LCP",
+      rating: "needs-improvement",
+      cores: 4,
+      memoryGb: 2,
+    });
+    const summary = summarise(records, new Date(now.getTime() + 60 * 60 * 1000));
+    expect(summary.samples).toBe(3);
+    expect(summary.groups[0]?.metrics.find((metric) => metric.metric === "LCP")).toMatchObject({
+      p75: 3900,
+      samples: 2,
+    });
+    await stopAll(databases);
+  });
+
+  test("rows older than 28 days are deleted by the hourly prune", async () => {
+    const { url, databases } = await replicas(1);
+    const store = createDatabaseVitalsStore(databases[0] as Database);
+    const now = Date.now();
+    await store.append(recordsOf(beacon, new Date(now - RETENTION_MS - 60 * 60 * 1000)));
+    await store.append(recordsOf(beacon, new Date(now - RETENTION_MS + 2 * 60 * 60 * 1000)));
+    await store.prune();
+    const left = await postgres.sql<{ count: string }>("SELECT count(*) FROM vitals", [], nameOf(url));
+    expect(left[0]?.count).toBe("2");
+    await stopAll(databases);
+  });
+
+  test("a beacon is dropped, not waited on, while the database is down", async () => {
+    const lines: string[] = [];
+    const { databases } = await replicas(1, lines);
+    const database = databases[0] as Database;
+    const store = createDatabaseVitalsStore(database, (line) => lines.push(line));
+    await postgres.stop();
+    try {
+      await database.query("SELECT 1").catch(() => {});
+      const started = performance.now();
+      expect(await store.append(recordsOf(beacon, new Date()))).toBe(false);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(lines.filter((line) => line.startsWith("vitals:"))).toEqual([]);
+    } finally {
+      await postgres.start();
+    }
+    await stopAll(databases);
+  }, 30_000);
+});
