@@ -122,10 +122,7 @@ test("a DATABASE_URL that is not a URL: one config line, pages and enquiries ser
   }
 });
 
-test("an unknown host: one line with the cause, pages and enquiries served", async ({
-  fake,
-  folder,
-}) => {
+test("an unknown host: one line with the cause, pages and enquiries served", async ({ fake, folder }) => {
   const password = "pw-unknown-host-9b2e";
   const server = await startServer({
     env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: `postgres://site:${password}@db.invalid:5432/site` },

@@ -10,29 +10,35 @@ import { NOTICE, validEnquiry } from "./enquiry-page";
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface PageWatch {
-  stop(): Promise<{ requests: number; slowestMs: number; failures: string[] }>;
+  stop(): Promise<{ requests: number; slowestMs: number; slowestAt: number; failures: string[] }>;
 }
 
-/** Asks for a page every 200 ms until stopped; the slowest answer is the figure. */
-export function watchPages(url: string, path = "/"): PageWatch {
+/**
+ * Asks for the home page every 200 ms until stopped, as visitors get it (the shared document,
+ * answered from memory: it measures whether anything holds the server up, not how fast this
+ * machine renders); the slowest answer is the figure.
+ */
+export function watchPages(url: string): PageWatch {
   let running = true;
   let slowestMs = 0;
+  let slowestAt = 0;
   let requests = 0;
   const failures: string[] = [];
   const loop = (async () => {
     while (running) {
       const started = performance.now();
       try {
-        // A query of its own each time, so the page is answered by the server, not from a copy.
-        const response = await fetch(`${url}${path}?watch=${requests}`, {
-          signal: AbortSignal.timeout(5_000),
-        });
+        const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
         await response.arrayBuffer();
-        if (response.status !== 200) failures.push(`GET ${path} answered ${response.status}`);
+        if (response.status !== 200) failures.push(`GET / answered ${response.status}`);
       } catch (error) {
         failures.push(String(error));
       }
-      slowestMs = Math.max(slowestMs, performance.now() - started);
+      const ms = performance.now() - started;
+      if (ms > slowestMs) {
+        slowestMs = ms;
+        slowestAt = Date.now();
+      }
       requests += 1;
       await sleep(200);
     }
@@ -41,7 +47,7 @@ export function watchPages(url: string, path = "/"): PageWatch {
     async stop() {
       running = false;
       await loop;
-      return { requests, slowestMs: Math.round(slowestMs), failures };
+      return { requests, slowestMs: Math.round(slowestMs), slowestAt, failures };
     },
   };
 }

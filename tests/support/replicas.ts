@@ -61,6 +61,9 @@ export async function startReplicas(options: {
     await Promise.all(replicas.map((replica) => replica.server.stop()));
     throw error;
   }
+  // The first visit of a shared page renders and compresses it (seconds on a busy machine), as
+  // after any deploy; tests time the pages that follow.
+  await Promise.all(replicas.map(async (replica) => (await fetch(`${replica.server.url}/`)).arrayBuffer()));
   const proxy = await startRoundRobinProxy(replicas.map((replica) => replica.server.url));
   return {
     replicas,
