@@ -38,7 +38,12 @@ const DAY = 24 * 60 * 60_000;
 /** A clock the test moves by hand. */
 function fakeClock(start = "2026-11-01T10:00:00Z") {
   let time = Date.parse(start);
-  return { now: () => new Date(time), advance: (ms: number) => void (time += ms) };
+  return {
+    now: () => new Date(time),
+    advance: (ms: number) => {
+      time += ms;
+    },
+  };
 }
 
 const cleanups: (() => Promise<unknown>)[] = [];

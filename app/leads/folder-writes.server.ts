@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { WriteOutcome } from "~/leads/contract.server";
+import type { FolderView } from "~/leads/folder-view.server";
+import type { Lead } from "~/leads/lead";
+
+/** The prefix of the store's temporary files (a write under way, or torn by a crash). */
+export const TEMP_PREFIX = ".tmp-";
+
+/**
+ * The folder store's writes: every write goes to a temporary file that is fsync'd, renamed over
+ * the lead's file, and the folder fsync'd (shared by the writes that land together), so after
+ * a crash each file is either its old or its new version. Each write and probe is recorded
+ * (`lastWrite`) and told to `onWrite`: null when it worked, the error when it did not.
+ */
+export function createFolderWrites(view: FolderView, onWrite: (error: unknown) => void) {
+  const { folder, create, log, now, cache, fileOf, reported, wasErased } = view;
+  let last: WriteOutcome | null = null;
+
+  const record = (error: unknown) => {
+    last = error
+      ? { ok: false, at: now().getTime(), error: error instanceof Error ? error.message : String(error) }
+      : { ok: true, at: now().getTime() };
+    onWrite(error ?? null);
+  };
+
+  /** Opens a new file in the folder, making the folder (again) when it is missing. */
+  const openNew = async (path: string) => {
+    if (create && !view.made) {
+      await mkdir(folder, { recursive: true });
+      view.made = true;
+      view.missingReported = false;
+    }
+    try {
+      return await open(path, "wx", 0o600);
+    } catch (error) {
+      if (!create || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(folder, { recursive: true });
+      view.missingReported = false;
+      log(`lead store: ${folder} was missing (deleted while the server ran?); made it again`);
+      return await open(path, "wx", 0o600);
+    }
+  };
+
+  // One folder fsync covers every rename made before it starts: concurrent writes share one.
+  let syncing: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const syncFolder = (): Promise<void> => {
+    if (queued) return queued;
+    const start = () => {
+      const current = fsyncFolder(folder).finally(() => {
+        if (syncing === current) syncing = undefined;
+      });
+      syncing = current;
+      return current;
+    };
+    if (!syncing) return start();
+    const next = syncing
+      .catch(() => undefined)
+      .then(() => {
+        queued = undefined;
+        return start();
+      });
+    queued = next;
+    return next;
+  };
+
+  /**
+   * An update checks for an erasure both before and after its rename. `erase` records the id
+   * before it unlinks, so either this check sees the record and undoes the rename, or the
+   * rename came before the unlink, which then removes it: the file never outlives an erase.
+   */
+  const writeFile = async (name: string, lead: Lead, update: boolean) => {
+    const temporary = join(folder, `${TEMP_PREFIX}${randomUUID()}`);
+    const handle = await openNew(temporary);
+    let mtimeMs: number;
+    try {
+      await handle.writeFile(`${JSON.stringify(lead)}\n`, "utf8");
+      await handle.datasync();
+      mtimeMs = (await handle.stat()).mtimeMs;
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    await handle.close();
+    if (update && (await wasErased(lead))) {
+      await unlink(temporary).catch(() => undefined);
+      return false;
+    }
+    try {
+      await rename(temporary, join(folder, name));
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    if (update && (await wasErased(lead))) {
+      await unlink(join(folder, name)).catch(() => undefined);
+      await syncFolder();
+      return false;
+    }
+    await syncFolder();
+    cache.set(name, { lead, mtimeMs });
+    fileOf.set(lead.id, name);
+    reported.delete(name);
+    return true;
+  };
+
+  let probing: Promise<WriteOutcome> | undefined;
+  const probeOnce = async (): Promise<WriteOutcome> => {
+    const path = join(folder, `${TEMP_PREFIX}probe-${randomUUID()}`);
+    try {
+      const handle = await openNew(path);
+      try {
+        await handle.writeFile("probe\n");
+        await handle.datasync();
+      } finally {
+        await handle.close();
+        await unlink(path).catch(() => undefined);
+      }
+      record(null);
+    } catch (error) {
+      record(error);
+    }
+    return last as WriteOutcome;
+  };
+
+  return {
+    syncFolder,
+    /** Writes `lead` to its file `name`; an update (`update`) of an erased lead writes nothing: false. */
+    async write(name: string, lead: Lead, update = false) {
+      let written: boolean;
+      try {
+        written = await writeFile(name, lead, update);
+      } catch (error) {
+        record(error);
+        throw error;
+      }
+      record(null);
+      return written;
+    },
+    lastWrite: () => last,
+    /** Writes and removes a small file, so `lastWrite` tells whether the folder takes writes now. */
+    probe() {
+      probing ??= probeOnce().finally(() => {
+        probing = undefined;
+      });
+      return probing;
+    },
+  };
+}
+
+export async function fsyncFolder(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
