@@ -1,16 +1,17 @@
 import { createDatabase, type Database } from "~/db/database.server";
 import { MIGRATIONS } from "~/db/migrations.server";
-import { createSentNotices, type SentNotices } from "~/enquiry/sent-notice.server";
+import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
+import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
-import { type Budget, createBudget, createRateLimiter, type RateLimiter } from "~/http/budget.server";
+import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadService, type LeadService } from "~/leads/leads.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { StaticDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
 import { createDatabaseVitalsStore } from "~/vitals/database-store.server";
-import { createBeaconBudget } from "~/vitals/rate-limit.server";
+import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
 import { createVitalsStore, PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
 
 /** What the server creates once and every loader and action reads from its context. */
@@ -18,14 +19,13 @@ export interface AppServices {
   leads: LeadService;
   /** EmailJS, or null when none is configured (the lead store is then the inbox). */
   mail: MailTransport | null;
-  enquiryBudget: Budget;
+  /** The flood level, the per-client budget and the throttle. */
+  enquiryLimits: EnquiryLimits;
   /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
   notices: SentNotices;
-  /** ENQUIRY_THROTTLE: one accepted enquiry per known client per that many seconds (0: off). */
-  enquiryThrottle: RateLimiter;
   /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
   spamRules: SpamRules;
-  beaconBudget: Budget;
+  beaconLimits: BeaconLimits;
   vitals: VitalsStore;
   /** Shared documents, rendered once (~/shared-documents). */
   documents: StaticDocumentCache;
@@ -50,43 +50,49 @@ export function createServices(env: Env) {
   const vitals = database
     ? createDatabaseVitalsStore(database)
     : createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
-  const windowMs = env.ENQUIRY_RATE_WINDOW * 1000;
+  const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database });
+  // With a database the limits count once for the whole site; without, in this process's memory.
+  const limitStore = database ? databaseLimitStore(database) : undefined;
   const services: AppServices = {
     leads,
     mail,
-    enquiryBudget: createBudget({
-      perClient: { limit: env.ENQUIRY_RATE_LIMIT, windowMs },
-      site: { limit: env.ENQUIRY_FLOOD_LIMIT, windowMs },
-    }),
-    notices: createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database }),
-    enquiryThrottle: createRateLimiter({
-      limit: env.ENQUIRY_THROTTLE > 0 ? 1 : 0,
-      windowMs: env.ENQUIRY_THROTTLE * 1000,
-    }),
+    enquiryLimits: createEnquiryLimits(env, limitStore),
+    notices,
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
-    beaconBudget: createBeaconBudget(env),
+    beaconLimits: createBeaconLimits(env, limitStore),
     vitals,
     documents: new StaticDocumentCache(),
     fastPath: createFastPath(),
   };
   let pruning: NodeJS.Timeout | undefined;
-  // Expired state is removed on a timer, even on a replica no request reaches.
-  const prune = () => {
-    void vitals.prune();
-    services.notices.sweep().catch(() => {});
-  };
+  let sweeping: NodeJS.Timeout | undefined;
+  // Expired state goes on a timer too, even on a replica no request reaches.
+  const prune = () => void vitals.prune();
+  const sweep = () => void notices.sweep().catch(() => {});
   return {
     services,
     database,
     start() {
       database?.start();
       leads.start();
+      // Metrics age out even when no beacon arrives to trigger a rotation.
       prune();
-      database?.ready().then(prune, () => {});
       pruning = setInterval(prune, PRUNE_INTERVAL_MS).unref();
+      // Markers (or rows) of expired notice tokens go even when no later token is redeemed.
+      sweep();
+      sweeping = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+      // The first round above found no database yet: run it again once connected.
+      database?.ready().then(
+        () => {
+          prune();
+          sweep();
+        },
+        () => {},
+      );
     },
     async stop() {
       clearInterval(pruning);
+      clearInterval(sweeping);
       await leads.stop();
       await database?.stop();
     },

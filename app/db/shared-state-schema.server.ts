@@ -31,12 +31,11 @@ export const SHARED_STATE_MIGRATION: Migration = {
 
     CREATE TABLE submissions (
       fingerprint text PRIMARY KEY,
-      lead_id uuid,
-      outcome text NOT NULL,
+      outcome text NOT NULL CHECK (outcome IN ('running', 'kept')),
+      result jsonb,
       expires_at timestamptz NOT NULL
     );
     CREATE INDEX submissions_expires_at ON submissions (expires_at);
-    CREATE INDEX submissions_lead_id ON submissions (lead_id);
 
     CREATE TABLE vitals (
       id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

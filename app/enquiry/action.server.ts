@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
-import { createIdempotencyStore } from "~/enquiry/idempotency.server";
+import { createIdempotencyStore, enquiryKey } from "~/enquiry/idempotency.server";
+import { type EnquiryLimitName, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
 import {
   type EnquiryActionData,
@@ -14,19 +15,21 @@ import {
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
-import type { Allowance } from "~/http/budget.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
+import type { Allowance } from "~/http/limits.server";
 import type { SpamReason } from "~/leads/lead";
 import { logMailFailure, type SendResult } from "~/mail/types";
 
+type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
+
 type Attempt =
-  | { kind: "stored" }
+  | { kind: "stored"; leadId: string }
   | { kind: "sent" }
-  | { kind: "limited"; retryAfterSeconds: number; by: "client budget" | "site-wide flood level" | "throttle" }
+  | Limited
   | { kind: "failed"; result: SendResult | null };
 
 /** What became of an enquiry a filter caught. */
-type Caught = { kind: "quarantined" } | Extract<Attempt, { kind: "limited" }> | { kind: "unkept" };
+type Caught = { kind: "quarantined"; leadId: string } | Limited | { kind: "unkept" };
 
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
 // after a lost response stores it once (a failure is forgotten, so a retry does try again).
@@ -55,7 +58,7 @@ export async function loadEnquiry(
 /** What the action uses of the server's services (server/services.ts). */
 type EnquiryContext = Pick<
   AppLoadContext,
-  "client" | "leads" | "mail" | "enquiryBudget" | "enquiryThrottle" | "spamRules" | "notices"
+  "client" | "leads" | "mail" | "enquiryLimits" | "spamRules" | "notices"
 >;
 
 export async function handleEnquiry(request: Request, context: EnquiryContext) {
@@ -84,7 +87,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
     const trapped = trapReason(fields);
     if (trapped) {
       log({ outcome: "spam", reason: `${trapped}, invalid fields: not kept` });
-      return sentRedirect(context.notices);
+      return sentRedirect(null);
     }
     log({
       outcome: submission.status === "success" ? "bad-request" : "invalid",
@@ -96,8 +99,11 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   const enquiry = submission.value;
   const spam = spamReason(context.spamRules, request, fields, enquiry);
   if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log);
-  const { result: attempt, duplicate } = await attempts.run(idempotencyKey(enquiry), () =>
-    deliver(enquiry, context),
+  const { result: attempt, duplicate } = await attempts.run(
+    enquiryKey("kept", enquiry),
+    () => deliver(enquiry, context),
+    // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
+    async (earlier) => earlier.kind !== "stored" || (await context.leads.holds(earlier.leadId)),
   );
   const transport = context.mail?.name;
   switch (attempt.kind) {
@@ -124,9 +130,10 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
 }
 
 /**
- * What a filter caught is quarantined (kept as `spam`, never delivered), within the same
- * budgets as any enquiry, so a flood of it cannot push other quarantined leads out faster than
- * the flood level allows. The answer is the filter's whether or not it was kept.
+ * What a filter caught is quarantined (kept as `spam`, never delivered), within the flood level
+ * and the client's budget like any enquiry, so a flood of it cannot push other quarantined leads
+ * out faster than the flood level allows. The answer is the filter's whether or not it was kept;
+ * only what was kept earns a notice token (and, once redeemed, a marker).
  */
 async function refuseSpam(
   enquiry: Enquiry,
@@ -135,72 +142,65 @@ async function refuseSpam(
   result: EnquiryActionData["result"],
   log: (line: Omit<EnquiryLogLine, "ms">) => void,
 ) {
-  const { client, leads, enquiryBudget: budget } = context;
-  const key = `${reason}:${idempotencyKey(enquiry)}`;
-  const { result: attempt, duplicate } = await caught.run(key, async (): Promise<Caught> => {
-    const limited = budgetVerdict(context);
-    if (limited) return limited;
-    if (!(await leads.quarantine(enquiry, reason))) return { kind: "unkept" };
-    budget.record(client);
-    return { kind: "quarantined" };
-  });
+  const { client, leads, enquiryLimits } = context;
+  const { result: attempt, duplicate } = await caught.run(
+    enquiryKey(reason, enquiry),
+    async (): Promise<Caught> => {
+      const units = await takeEnquiryUnits(enquiryLimits, client, { throttle: false });
+      if (!units.allowed) return limited(units);
+      const leadId = await leads.quarantine(enquiry, reason);
+      if (leadId !== null) return { kind: "quarantined", leadId };
+      await units.giveBack();
+      return { kind: "unkept" };
+    },
+    async (earlier) => earlier.kind !== "quarantined" || (await leads.holds(earlier.leadId)),
+  );
   if (attempt.kind === "quarantined") log({ outcome: duplicate ? "duplicate" : "quarantined", reason });
   else {
     const why = attempt.kind === "limited" ? attempt.by : "the store is unusable";
     log({ outcome: "spam", reason: `${reason}, ${why}: not kept` });
   }
   const status = SPAM_STATUS[reason];
-  return status === 303 ? sentRedirect(context.notices) : reply(result, "failed", status);
+  if (status !== 303) return reply(result, "failed", status);
+  return sentRedirect(attempt.kind === "quarantined" ? context.notices : null);
 }
 
-/** The budget that refuses the client now, if one does. */
-function budgetVerdict({
-  client,
-  enquiryBudget,
-}: EnquiryContext): Extract<Attempt, { kind: "limited" }> | null {
-  const verdict: Allowance = enquiryBudget.check(client);
-  if (verdict.allowed) return null;
-  const by = client === null ? "site-wide flood level" : "client budget";
-  return { kind: "limited", retryAfterSeconds: verdict.retryAfterSeconds, by };
+function limited(refusal: Extract<Allowance<EnquiryLimitName>, { allowed: false }>): Limited {
+  return { kind: "limited", retryAfterSeconds: refusal.retryAfterSeconds, by: refusal.by };
 }
 
+/**
+ * Takes the enquiry's units (flood level, client budget, throttle) before anything is kept, so
+ * simultaneous enquiries never pass more than the limits allow; gives them back when nothing
+ * could be kept or sent: only an accepted enquiry counts.
+ */
 async function deliver(enquiry: Enquiry, context: EnquiryContext): Promise<Attempt> {
-  const { client, leads, mail, enquiryThrottle: throttle } = context;
-  const limited = budgetVerdict(context);
-  if (limited) return limited;
-  const throttled = client === null ? null : throttle.check(client);
-  if (throttled && !throttled.allowed) {
-    return { kind: "limited", retryAfterSeconds: throttled.retryAfterSeconds, by: "throttle" };
-  }
-  // Only an accepted enquiry counts against a budget: one the store kept, or one EmailJS took.
-  if (await leads.keep(enquiry)) {
-    accepted(context);
-    return { kind: "stored" };
-  }
+  const { client, leads, mail, enquiryLimits } = context;
+  const units = await takeEnquiryUnits(enquiryLimits, client, { throttle: true });
+  if (!units.allowed) return limited(units);
+  const leadId = await leads.keep(enquiry);
+  if (leadId !== null) return { kind: "stored", leadId };
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
-  if (!mail) return { kind: "failed", result: null };
-  const result = await mail.send(enquiry);
-  if (result.ok) {
-    accepted(context);
-    return { kind: "sent" };
+  if (!mail) {
+    await units.giveBack();
+    return { kind: "failed", result: null };
   }
+  const result = await mail.send(enquiry);
+  if (result.ok) return { kind: "sent" };
+  await units.giveBack();
   logMailFailure(mail.name, result);
   return { kind: "failed", result };
 }
 
-/** An accepted enquiry counts against the client's budget, the flood level and the throttle. */
-function accepted({ client, enquiryBudget, enquiryThrottle }: EnquiryContext) {
-  enquiryBudget.record(client);
-  if (client !== null) enquiryThrottle.record(client);
-}
-
-function idempotencyKey(enquiry: Enquiry): string {
-  return createHash("sha256").update(JSON.stringify(enquiry)).digest("base64url");
-}
-
-/** POST/redirect/GET to the form, with the token of this sender's notice; no cache keeps the redirect. */
-function sentRedirect(notices: SentNotices) {
-  return redirect(notices.landingUrl(), { status: 303, headers: { "Cache-Control": CACHE_CONTROL.never } });
+/**
+ * POST/redirect/GET to the form, with the token of this sender's notice when something was
+ * kept (`notices` null: the same redirect without a token); no cache keeps the redirect.
+ */
+function sentRedirect(notices: SentNotices | null) {
+  return redirect(notices?.landingUrl() ?? "/#contact", {
+    status: 303,
+    headers: { "Cache-Control": CACHE_CONTROL.never },
+  });
 }
 
 function reply(

@@ -22,9 +22,11 @@ export function parseBlockList(text: string): { ok: true; list: BlockList } | { 
   const list: BlockList = { people: [], domains: [] };
   for (const [index, entry] of entries.entries()) {
     if (entry === "") continue;
-    const domain = DOMAIN.exec(entry.toLowerCase());
+    const domain = DOMAIN.exec(entry.normalize("NFKC").toLowerCase());
     const person = domain ? null : parsePersonQuery(entry);
     if (domain?.[1]) list.domains.push(domain[1]);
+    else if (person?.kind === "email")
+      list.people.push({ kind: "email", address: comparableAddress(person.address) });
     else if (person) list.people.push(person);
     else {
       return {
@@ -36,8 +38,22 @@ export function parseBlockList(text: string): { ok: true; list: BlockList } | { 
   return { ok: true, list };
 }
 
+/**
+ * An address as the block list compares it: fullwidth and compatibility forms folded (NFKC,
+ * `ｅxample` reads `example`), lower case, and without a `+tag` in the local part (`spam+x@`
+ * is `spam@`), so a look-alike of a listed address is that address.
+ */
+export function comparableAddress(address: string): string {
+  const folded = address.normalize("NFKC").trim().toLowerCase();
+  const at = folded.lastIndexOf("@");
+  if (at < 0) return folded;
+  return `${folded.slice(0, at).replace(/\+.*$/, "")}${folded.slice(at)}`;
+}
+
 export function isBlocked(list: BlockList, enquiry: Enquiry): boolean {
-  if (list.people.some((person) => isPerson(enquiry, person))) return true;
-  const domain = enquiry.email.slice(enquiry.email.lastIndexOf("@") + 1).toLowerCase();
+  const email = comparableAddress(enquiry.email);
+  const folded = { ...enquiry, email };
+  if (list.people.some((person) => isPerson(folded, person))) return true;
+  const domain = email.slice(email.lastIndexOf("@") + 1);
   return list.domains.some((blocked) => domain === blocked || domain.endsWith(`.${blocked}`));
 }

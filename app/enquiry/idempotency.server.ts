@@ -1,10 +1,33 @@
+import { createHmac, randomBytes } from "node:crypto";
+import type { Enquiry } from "~/enquiry/fields";
+
+/**
+ * The double-submit memory: an enquiry is remembered by a keyed hash of its content (HMAC-SHA256
+ * under a random key of this process), so a double click, a resubmitted page or a retry after a
+ * lost response is kept once, and the memory holds nothing about the person who wrote it.
+ */
 export interface IdempotencyStore<T> {
   /**
-   * Runs `task` once per key. A second call with the same key while the first runs, or after
-   * it produced a result worth keeping, gets that result instead of running again.
+   * Runs `task` once per key. A second call with the same key while the first runs, or after it
+   * produced a result worth keeping, gets that result instead of running again, unless
+   * `stillHolds` says the result no longer stands (its lead was erased or removed): then the
+   * task runs again.
    */
-  run(key: string, task: () => Promise<T>): Promise<{ result: T; duplicate: boolean }>;
+  run(
+    key: string,
+    task: () => Promise<T>,
+    stillHolds?: (result: T) => Promise<boolean>,
+  ): Promise<{ result: T; duplicate: boolean }>;
   size(): number;
+}
+
+const HASH_KEY = randomBytes(32);
+
+/** The memory's key for `enquiry` within `scope` (what became of it: kept, or caught by a filter). */
+export function enquiryKey(scope: string, enquiry: Enquiry): string {
+  return createHmac("sha256", HASH_KEY)
+    .update(`${scope}\n${JSON.stringify(enquiry)}`)
+    .digest("base64url");
 }
 
 export function createIdempotencyStore<T>(options: {
@@ -15,7 +38,8 @@ export function createIdempotencyStore<T>(options: {
   now?: () => number;
 }): IdempotencyStore<T> {
   const { keep, ttlMs, maxEntries = 5_000, now = Date.now } = options;
-  const entries = new Map<string, { expires: number; result: Promise<T> }>();
+  type Entry = { expires: number; result: Promise<T> };
+  const entries = new Map<string, Entry>();
 
   const prune = (time: number) => {
     for (const [key, entry] of entries) {
@@ -28,22 +52,31 @@ export function createIdempotencyStore<T>(options: {
     }
   };
 
+  /** Runs `task` as the one for `key`: its entry is set before anything awaits. */
+  const start = async (key: string, task: () => Promise<T>, time: number) => {
+    if (entries.size >= maxEntries) prune(time);
+    const result = task();
+    const entry = { expires: time + ttlMs, result };
+    entries.set(key, entry);
+    try {
+      const value = await result;
+      if (!keep(value) && entries.get(key) === entry) entries.delete(key);
+      return { result: value, duplicate: false };
+    } catch (error) {
+      if (entries.get(key) === entry) entries.delete(key);
+      throw error;
+    }
+  };
+
   return {
-    async run(key, task) {
-      const time = now();
-      const existing = entries.get(key);
-      if (existing && existing.expires > time) return { result: await existing.result, duplicate: true };
-      if (entries.size >= maxEntries) prune(time);
-      const result = task();
-      const entry = { expires: time + ttlMs, result };
-      entries.set(key, entry);
-      try {
-        const value = await result;
-        if (!keep(value) && entries.get(key) === entry) entries.delete(key);
-        return { result: value, duplicate: false };
-      } catch (error) {
-        if (entries.get(key) === entry) entries.delete(key);
-        throw error;
+    async run(key, task, stillHolds = async () => true) {
+      for (;;) {
+        const existing = entries.get(key);
+        const time = now();
+        if (!existing || existing.expires <= time) return start(key, task, time);
+        const result = await existing.result.catch(() => null);
+        if (result !== null && (await stillHolds(result))) return { result, duplicate: true };
+        if (entries.get(key) === existing) entries.delete(key);
       }
     },
     size: () => entries.size,

@@ -1,6 +1,11 @@
 import * as z from "zod";
 import { type Enquiry, type EnquiryField, MAX_LENGTH } from "~/enquiry/fields";
-import { hasInvisibleInALine, hasStrayTags, joinersFit } from "~/text/invisible-characters";
+import {
+  hasInvisibleInALine,
+  hasInvisibleInAnAddress,
+  hasStrayTags,
+  joinersFit,
+} from "~/text/invisible-characters";
 
 /** Field-level hints shown under each invalid field (the form-level notice is fixed). */
 export const FIELD_ERRORS: Record<EnquiryField, string> = {
@@ -17,6 +22,8 @@ export const UNUSUAL_CHARACTERS = {
   message: "Remove the invisible control characters from your message.",
   /** Unicode tag characters outside a flag, or a zero-width joiner with nothing to join. */
   hidden: "Remove the hidden characters from this field.",
+  /** An e-mail address with an invisible character (a soft hyphen, a joiner) that would read like another. */
+  address: "Remove the invisible character from your e-mail address.",
 } as const;
 
 /**
@@ -59,6 +66,7 @@ const singleLine = (hint: string) =>
 export const enquirySchema = z.object({
   name: singleLine(FIELD_ERRORS.name).min(1, FIELD_ERRORS.name).max(MAX_LENGTH.name, FIELD_ERRORS.name),
   email: singleLine(FIELD_ERRORS.email)
+    .refine((value) => !hasInvisibleInAnAddress(value), UNUSUAL_CHARACTERS.address)
     .max(MAX_LENGTH.email, FIELD_ERRORS.email)
     .regex(EMAIL_PATTERN, FIELD_ERRORS.email),
   countryCode: singleLine(FIELD_ERRORS.countryCode).regex(

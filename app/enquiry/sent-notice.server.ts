@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Dir } from "node:fs";
 import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "~/db/database.server";
@@ -13,7 +14,8 @@ import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
  * nothing. A token shows its notice once: the first GET claims its id, in memory and in the
  * shared record: a row in PostgreSQL with DATABASE_URL, otherwise a marker file created O_EXCL in
  * `notices/` of the data folder; servers that share it (and NOTICE_SECRET) never show one notice
- * twice. Claims are swept once their token expired.
+ * twice. Claims are swept once their token expired: after a redemption, and by the server on a
+ * timer (SWEEP_INTERVAL_MS).
  */
 
 /** How long a landing URL holds its notice: browsers follow the redirect at once; minutes allow for a slow load. */
@@ -22,6 +24,8 @@ export const NOTICE_TTL_MS = 5 * 60_000;
 /** Claims kept in memory at most (only tokens this server issued and saw redeemed within their lifetime). */
 const MAX_CLAIMS = 10_000;
 const SWEEP_EVERY_MS = 60_000;
+/** How often the server sweeps markers on its own, when no redemption does. */
+export const SWEEP_INTERVAL_MS = 60 * 60_000;
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{22})$/;
@@ -150,7 +154,13 @@ function folderClaims(dir: string, now: () => number, log: (line: string) => voi
   /** Markers of tokens that have expired anyway; each entry is removed or left on its own. */
   async function sweep(): Promise<void> {
     const oldest = now() - NOTICE_TTL_MS - SWEEP_EVERY_MS;
-    for await (const entry of await opendir(dir)) {
+    let entries: Dir;
+    try {
+      entries = await opendir(dir);
+    } catch {
+      return; // No folder yet (or none readable): nothing to sweep.
+    }
+    for await (const entry of entries) {
       if (!ID.test(entry.name)) continue;
       const path = join(dir, entry.name);
       try {

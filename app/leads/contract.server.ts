@@ -55,6 +55,8 @@ export interface LeadStore {
   erase(lead: Lead): Promise<void>;
   /** Whether the lead was erased (by any process); this store then forgets it. */
   isErased(lead: Lead): Promise<boolean>;
+  /** Whether the lead `id` is still kept: not erased, not removed. */
+  has(id: string): Promise<boolean>;
   /**
    * Takes a `pending` lead for one send, right before it: the lead as stored now, or null when
    * it is not this deliverer's to send (erased, no longer pending, or claimed by another

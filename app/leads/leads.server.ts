@@ -16,15 +16,18 @@ export type { LeadsHealth } from "~/leads/health";
 
 export interface LeadService {
   /**
-   * Keeps an enquiry in the store and has it delivered; false when the store cannot keep it
-   * (then the caller sends it directly).
+   * Keeps an enquiry in the store and has it delivered: its lead's id, or null when the store
+   * cannot keep it (then the caller sends it directly).
    */
-  keep(enquiry: Enquiry): Promise<boolean>;
+  keep(enquiry: Enquiry): Promise<string | null>;
   /**
-   * Keeps an enquiry a filter caught in the quarantine (state `spam`, never delivered); false
-   * when the store cannot keep it. Nothing is sent directly: a caught enquiry waits for an operator.
+   * Keeps an enquiry a filter caught in the quarantine (state `spam`, never delivered): its
+   * lead's id, or null when the store cannot keep it. Nothing is sent directly: a caught
+   * enquiry waits for an operator.
    */
-  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<boolean>;
+  quarantine(enquiry: Enquiry, reason: SpamReason): Promise<string | null>;
+  /** Whether the lead `id` is still kept: false once it was erased (by any process) or removed. */
+  holds(id: string): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
   health(now?: number): Promise<LeadsHealth>;
   /** Starts the delivery loop (its timers never keep the process alive). */
@@ -103,10 +106,10 @@ export function createLeadService(
   return {
     async keep(enquiry) {
       try {
-        await store.add(enquiry, transport ? "pending" : "inbox");
+        const lead = await store.add(enquiry, transport ? "pending" : "inbox");
         full = false;
         delivery.wake();
-        return true;
+        return lead.id;
       } catch (error) {
         if (error instanceof StoreFullError && !full) {
           full = true;
@@ -114,18 +117,18 @@ export function createLeadService(
             `lead store: ${place}: ${error.message}; new enquiries are sent directly and not kept until leads are delivered or removed (retention or by hand)`,
           );
         }
-        return false;
+        return null;
       }
     },
     async quarantine(enquiry, reason) {
       try {
-        await store.quarantine(enquiry, reason);
-        return true;
+        return (await store.quarantine(enquiry, reason)).id;
       } catch {
         // The store's write outcome (onWrite) already says whether it is usable.
-        return false;
+        return null;
       }
     },
+    holds: (id) => store.has(id),
     async health(now = Date.now()) {
       const written = store.lastWrite();
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();

@@ -158,6 +158,12 @@ export function createPgLeadStore(options: {
       return rows.length > 0;
     },
 
+    async has(id) {
+      // An erased lead's row is deleted with its erasure record written: no row, not kept.
+      const { rows } = await database.query("SELECT 1 FROM leads WHERE id = $1", [id]);
+      return rows.length > 0;
+    },
+
     async claim(lead) {
       const { rows } = await database.query<LeadRow>(
         `UPDATE leads SET lease_until = now() + make_interval(secs => $2)

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readdir, stat, unlink, writeFile as writeNewFile } from "node:fs/promises";
+import { access, lstat, mkdir, readdir, stat, unlink, writeFile as writeNewFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   countLeads,
@@ -167,6 +167,20 @@ export function createLeadStore(options: {
     isErased: wasErased,
 
     claim: async (lead) => ((await wasErased(lead)) ? null : lead),
+
+    async has(id) {
+      const name = fileOf.get(id);
+      if (name === undefined) return false;
+      const erasure = await access(join(view.erased, id)).then(
+        () => true,
+        () => false,
+      );
+      if (erasure) return false;
+      return lstat(join(folder, name)).then(
+        (info) => info.isFile(),
+        () => false,
+      );
+    },
 
     scan,
 

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";
 import { readJsonBody } from "~/vitals/body.server";
+import { takeBeaconUnit } from "~/vitals/rate-limit.server";
 import { parseBeacon } from "~/vitals/schema.server";
 import { recordsOf } from "~/vitals/store.server";
 
@@ -20,11 +21,12 @@ function reply(status: 204 | 400 | 405 | 413 | 429, reason?: string): Response {
  */
 export async function handleBeacon(
   request: Request,
-  { client, vitals, beaconBudget }: Pick<AppLoadContext, "client" | "vitals" | "beaconBudget">,
+  { client, vitals, beaconLimits }: Pick<AppLoadContext, "client" | "vitals" | "beaconLimits">,
 ): Promise<Response> {
   if (request.method !== "POST") return reply(405);
-  if (!beaconBudget.check(client).allowed) return reply(429);
-  beaconBudget.record(client);
+  // A malformed beacon counts too: the budget caps what a script can make the server parse.
+  const allowance = await takeBeaconUnit(beaconLimits, client);
+  if (!allowance.allowed) return reply(429, allowance.by);
   const body = await readJsonBody(request);
   if (!body.ok) return reply(body.status, body.reason);
   const beacon = parseBeacon(body.value);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -410,6 +410,159 @@ test.describe("other configurations", () => {
       expect(readLeads(storeDir)).toMatchObject([{ state: "pending", attempts: 0, enquiry: values }]);
       const health = await healthDetails(server.url);
       expect(health).toMatchObject({ store: "ok", leads: { pending: 1, failed: 0 } });
+    } finally {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe("simultaneous enquiries", () => {
+  // Each test starts a server of its own and sends its burst at once: slow on a busy machine.
+  test.slow();
+
+  /** A server of its own behind one trusted proxy, with the limits in `env`. */
+  async function limitedServer(env: Record<string, string>) {
+    const folder = mkdtempSync(join(tmpdir(), "enquiry-simultaneous-"));
+    const storeDir = join(folder, "data");
+    const server = await startServer({
+      env: { ENQUIRY_STORE_DIR: storeDir, ENQUIRY_RATE_LIMIT: "0", TRUST_PROXY: "1", ...env },
+    });
+    return {
+      server,
+      storeDir,
+      async stop() {
+        await server.stop();
+        rmSync(folder, { recursive: true, force: true });
+      },
+    };
+  }
+
+  /**
+   * Sends every body at once, each on its own connection, and answers the statuses and headers.
+   * `data`: as the enhanced form posts (a refusal is data, not a whole page to render); a
+   * redirect then reads 202 with the target in the body.
+   */
+  async function sendAtOnce(
+    url: string,
+    posts: Array<{ client: string; body: Record<string, string> }>,
+    target: "document" | "data" = "data",
+  ) {
+    return Promise.all(
+      posts.map(async ({ client, body }) => {
+        const response = await fetch(`${url}/${target === "data" ? "_root.data" : ""}?index`, {
+          method: "POST",
+          headers: { ...FORM, "X-Forwarded-For": client, Connection: "close" },
+          body: new URLSearchParams(body),
+          redirect: "manual",
+        });
+        const text = await response.text();
+        const redirected = response.status === 202 && text.includes('"redirect"');
+        return { status: redirected ? 303 : response.status, headers: response.headers };
+      }),
+    );
+  }
+
+  const tally = (answers: Array<{ status: number }>) =>
+    answers.reduce<Record<number, number>>((counts, { status }) => {
+      counts[status] = (counts[status] ?? 0) + 1;
+      return counts;
+    }, {});
+
+  test("20 at once from one client with ENQUIRY_THROTTLE=600: one is kept, 19 get 429 with Retry-After", async () => {
+    const app = await limitedServer({ ENQUIRY_THROTTLE: "600" });
+    try {
+      const client = nextClient();
+      const answers = await sendAtOnce(
+        app.server.url,
+        Array.from({ length: 20 }, () => ({ client, body: enquiryBody(validEnquiry()) })),
+      );
+      expect(tally(answers)).toEqual({ 303: 1, 429: 19 });
+      for (const answer of answers.filter(({ status }) => status === 429)) {
+        expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(590);
+      }
+      expect(readLeads(app.storeDir)).toHaveLength(1);
+      await expect.poll(() => app.server.output().match(/"reason":"throttle"/g)?.length).toBe(19);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  test("10 at once from one client with ENQUIRY_RATE_LIMIT=3: three are kept", async () => {
+    const app = await limitedServer({ ENQUIRY_RATE_LIMIT: "3" });
+    try {
+      const client = nextClient();
+      const answers = await sendAtOnce(
+        app.server.url,
+        Array.from({ length: 10 }, () => ({ client, body: enquiryBody(validEnquiry()) })),
+      );
+      expect(tally(answers)).toEqual({ 303: 3, 429: 7 });
+      expect(readLeads(app.storeDir)).toHaveLength(3);
+      await expect.poll(() => app.server.output().match(/"reason":"per-client budget"/g)?.length).toBe(7);
+    } finally {
+      await app.stop();
+    }
+  });
+
+  test("30 at once from 30 clients with ENQUIRY_FLOOD_LIMIT=5: five are kept, the refusals name the flood level", async () => {
+    const app = await limitedServer({ ENQUIRY_FLOOD_LIMIT: "5", ENQUIRY_RATE_LIMIT: "5" });
+    try {
+      const answers = await sendAtOnce(
+        app.server.url,
+        Array.from({ length: 30 }, () => ({ client: nextClient(), body: enquiryBody(validEnquiry()) })),
+      );
+      expect(tally(answers)).toEqual({ 303: 5, 429: 25 });
+      expect(readLeads(app.storeDir)).toHaveLength(5);
+      await expect.poll(() => app.server.output().match(/"reason":"flood level"/g)?.length).toBe(25);
+      expect(app.server.output()).not.toContain('"reason":"per-client budget"');
+    } finally {
+      await app.stop();
+    }
+  });
+
+  test("honeypot posts past the flood level get the same 303 with no notice token, and leave no marker", async () => {
+    const app = await limitedServer({ ENQUIRY_FLOOD_LIMIT: "3" });
+    try {
+      const answers = await sendAtOnce(
+        app.server.url,
+        Array.from({ length: 12 }, () => ({
+          client: nextClient(),
+          body: { ...enquiryBody(validEnquiry()), company_website: "https://spam.example" },
+        })),
+        "document",
+      );
+      expect(tally(answers)).toEqual({ 303: 12 });
+      const locations = answers.map(({ headers }) => headers.get("location") ?? "");
+      const withToken = locations.filter((location) => location.includes("?enquiry="));
+      expect(withToken).toHaveLength(3);
+      expect(locations.filter((location) => location === "/#contact")).toHaveLength(9);
+      expect(readLeads(app.storeDir)).toHaveLength(3);
+      // A bot that follows every redirect claims only the tokens it was given: three markers.
+      for (const location of locations) await (await fetch(`${app.server.url}${location}`)).arrayBuffer();
+      expect(readdirSync(join(app.storeDir, "notices"))).toHaveLength(3);
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
+test.describe("success notice markers", () => {
+  test("markers of expired tokens are swept by the server on its own, with no token redeemed", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "enquiry-markers-"));
+    const storeDir = join(folder, "data");
+    const notices = join(storeDir, "notices");
+    mkdirSync(notices, { recursive: true });
+    const marker = (index: number) => `marker${String(index).padStart(16, "0")}`;
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    for (let index = 0; index < 300; index += 1) {
+      writeFileSync(join(notices, marker(index)), "");
+      utimesSync(join(notices, marker(index)), anHourAgo, anHourAgo);
+    }
+    // A token redeemed a moment ago: its marker must stay until the token has expired.
+    writeFileSync(join(notices, marker(300)), "");
+    const server = await startServer({ env: { ENQUIRY_STORE_DIR: storeDir } });
+    try {
+      await expect.poll(() => readdirSync(notices)).toEqual([marker(300)]);
     } finally {
       await server.stop();
       rmSync(folder, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -382,6 +383,34 @@ test.describe("idempotency", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(requestsFor(fake, values.name)).toHaveLength(1);
     expect(readLeadsNamed(storeDir, values.name)).toBe(1);
+  });
+
+  test("after an erase, the same enquiry sent again is stored and delivered, not taken for a double submit", async ({
+    request,
+    fake,
+    app,
+    storeDir,
+  }) => {
+    const values = validEnquiry({ email: `erase-${randomUUID().slice(0, 8)}@example.in` });
+    const body = enquiryBody(values);
+    expect((await request.post("/?index", { form: body, maxRedirects: 0 })).status()).toBe(303);
+    await expectProviderRequest(fake, values);
+    await expect.poll(() => leadNamed(storeDir, values.name)?.state).toBe("sent");
+    const caught = { ...body, name: `${values.name} bot`, company_website: "https://spam.example" };
+    expect((await request.post("/?index", { form: caught, maxRedirects: 0 })).status()).toBe(303);
+    expect(readLeads(storeDir).filter((lead) => lead.enquiry.email === values.email)).toHaveLength(2);
+
+    expect((await leadsCli(storeDir, ["erase", values.email])).stdout).toBe(
+      "Erased 2 leads of that person.\n",
+    );
+    const stored = () => app.output().match(/"outcome":"(stored|quarantined)"/g)?.length ?? 0;
+    const before = stored();
+    expect((await request.post("/?index", { form: body, maxRedirects: 0 })).status()).toBe(303);
+    expect((await request.post("/?index", { form: caught, maxRedirects: 0 })).status()).toBe(303);
+    await expect.poll(() => requestsFor(fake, values.name).length).toBe(2);
+    await expect.poll(() => leadNamed(storeDir, values.name)?.state).toBe("sent");
+    expect(leadNamed(storeDir, caught.name)).toMatchObject({ state: "spam", reason: "honeypot" });
+    expect(stored()).toBe(before + 2);
   });
 
   test("a different enquiry from the same visitor is sent as well", async ({ request, fake }) => {

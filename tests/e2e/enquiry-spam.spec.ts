@@ -384,8 +384,8 @@ test.describe("the quarantine", () => {
   });
 
   for (const [budget, env, by] of [
-    ["the per-client budget", { ENQUIRY_RATE_LIMIT: "2" }, "client budget"],
-    ["the flood level", { ENQUIRY_FLOOD_LIMIT: "2", TRUST_PROXY: "0" }, "site-wide flood level"],
+    ["the per-client budget", { ENQUIRY_RATE_LIMIT: "2" }, "per-client budget"],
+    ["the flood level", { ENQUIRY_FLOOD_LIMIT: "2", TRUST_PROXY: "0" }, "flood level"],
   ] as const) {
     test(`counts toward ${budget} like an accepted enquiry`, async () => {
       const app = await startApp("enquiry-spam-budget-", env);

@@ -302,6 +302,7 @@ test.describe("the endpoint", () => {
   test("answers a flood with 429 past the client's budget, and keeps serving everyone else", async ({
     request,
     stored,
+    app,
   }) => {
     const flooder = nextClient();
     const statuses: number[] = [];
@@ -314,6 +315,11 @@ test.describe("the endpoint", () => {
     }
     expect(statuses).toEqual([...Array(LIMIT).fill(204), 429, 429, 429]);
     expect(stored().filter((line) => line.nav === "prerender")).toHaveLength(LIMIT * beacon.metrics.length);
+    await expect
+      .poll(
+        () => app.server.output().match(/{"event":"vitals","status":429,"reason":"beacon budget"}/g)?.length,
+      )
+      .toBe(3);
 
     const other = await request.post("/vitals", {
       headers: { ...JSON_TYPE, "X-Forwarded-For": nextClient() },

@@ -1,107 +1,189 @@
-import { describe, expect, it } from "vitest";
-import { createIdempotencyStore } from "~/enquiry/idempotency.server";
-import { createBudget, createRateLimiter, type RateLimiter } from "~/http/budget.server";
+import { createHash } from "node:crypto";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createIdempotencyStore, enquiryKey } from "~/enquiry/idempotency.server";
+import { createEnquiryLimits, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { createClientResolver, type TrustProxy } from "~/http/client-address.server";
+import { createLimit, type Limit, type LimitStore } from "~/http/limits.server";
 
-/** Sends like the action does: check, and count only when it goes through. */
-function send(limiter: RateLimiter, key: string): boolean {
-  const verdict = limiter.check(key);
-  if (verdict.allowed) limiter.record(key);
-  return verdict.allowed;
-}
-
-describe("rate limiter", () => {
-  it("allows `limit` enquiries per window per key, then refuses with the seconds until the window frees", () => {
-    let time = 0;
-    const limiter = createRateLimiter({ limit: 2, windowMs: 600_000, now: () => time });
-    expect([send(limiter, "a"), send(limiter, "a"), send(limiter, "a")]).toEqual([true, true, false]);
-    expect(send(limiter, "b")).toBe(true);
-    time = 1_500;
-    expect(limiter.check("a")).toEqual({ allowed: false, retryAfterSeconds: 599 });
-    time = 599_999;
-    expect(limiter.check("a")).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    time = 600_000;
-    expect(send(limiter, "a")).toBe(true);
-  });
-
-  it("counts only what is recorded: checks alone never use a budget", () => {
-    const limiter = createRateLimiter({ limit: 1, windowMs: 1000 });
-    for (let index = 0; index < 50; index += 1) expect(limiter.check("a").allowed).toBe(true);
-    expect(limiter.size()).toBe(0);
-  });
-
-  it("is off with a limit of 0", () => {
-    const limiter = createRateLimiter({ limit: 0, windowMs: 1000 });
-    for (let index = 0; index < 100; index += 1) expect(send(limiter, "a")).toBe(true);
-    expect(limiter.size()).toBe(0);
-  });
-
-  it("stays at its cap under 100 000 distinct keys, and a refused client stays refused", () => {
-    let time = 0;
-    const limiter = createRateLimiter({ limit: 2, windowMs: 600_000, maxKeys: 1000, now: () => time });
-    send(limiter, "203.0.113.9");
-    send(limiter, "203.0.113.9");
-    send(limiter, "198.51.100.1");
-    expect(limiter.check("203.0.113.9").allowed).toBe(false);
-    for (let index = 0; index < 100_000; index += 1) {
-      time += 1;
-      send(limiter, `flood-${index}`);
-      expect(limiter.size()).toBeLessThanOrEqual(1000);
-    }
-    expect(limiter.size()).toBe(1000);
-    // The flood pushed out the client that was under its limit (that only gives budget back)
-    // but could not evict the refused one into a fresh budget.
-    expect(limiter.check("203.0.113.9").allowed).toBe(false);
-    time = 600_001;
-    send(limiter, "fresh");
-    expect(limiter.check("203.0.113.9").allowed).toBe(true);
-  });
-
-  it("sweeps expired windows", () => {
-    let time = 0;
-    const limiter = createRateLimiter({ limit: 1, windowMs: 1000, now: () => time });
-    for (let index = 0; index < 500; index += 1) send(limiter, `client-${index}`);
-    expect(limiter.size()).toBe(500);
-    time = 1000;
-    send(limiter, "fresh");
-    expect(limiter.size()).toBe(1);
-  });
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+  vi.setSystemTime(0);
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
-describe("enquiry budget", () => {
-  const make = () => {
-    let time = 0;
-    const budget = createBudget({
-      perClient: { limit: 2, windowMs: 600_000 },
-      site: { limit: 5, windowMs: 600_000 },
-      now: () => time,
-    });
-    const send = (client: string | null) => {
-      const verdict = budget.check(client);
-      if (verdict.allowed) budget.record(client);
-      return verdict;
-    };
-    return { send, advance: (ms: number) => (time += ms) };
-  };
+const allowed = async (limit: Limit, key: string) => (await limit.take(key)).allowed;
 
-  it("refuses nobody without a known address below the site-wide flood level", () => {
-    const { send, advance } = make();
-    for (let index = 0; index < 5; index += 1) expect(send(null).allowed).toBe(true);
-    advance(60_000);
-    expect(send(null)).toEqual({ allowed: false, retryAfterSeconds: 540 });
-    expect(send("203.0.113.1")).toEqual({ allowed: false, retryAfterSeconds: 540 });
-  });
-
-  it("limits a known client on its own, and its traffic counts towards the flood level", () => {
-    const { send } = make();
-    expect([send("203.0.113.1"), send("203.0.113.1"), send("203.0.113.1")].map((v) => v.allowed)).toEqual([
+describe("a limit", () => {
+  it("allows `limit` units per window per key, then refuses with the seconds until the window frees", async () => {
+    const limit = createLimit({ name: "per-client budget", limit: 2, windowSeconds: 600 });
+    expect([await allowed(limit, "a"), await allowed(limit, "a"), await allowed(limit, "a")]).toEqual([
       true,
       true,
       false,
     ]);
-    expect(send("203.0.113.2").allowed).toBe(true);
-    // 2 + 1 accepted so far (the refused one did not count): two more reach the flood level of 5.
-    expect([send(null), send(null), send(null)].map((v) => v.allowed)).toEqual([true, true, false]);
+    expect(await allowed(limit, "b")).toBe(true);
+    vi.advanceTimersByTime(1_500);
+    expect(await limit.take("a")).toEqual({
+      allowed: false,
+      retryAfterSeconds: 599,
+      by: "per-client budget",
+    });
+    vi.advanceTimersByTime(598_499);
+    expect(await limit.take("a")).toEqual({ allowed: false, retryAfterSeconds: 1, by: "per-client budget" });
+    vi.advanceTimersByTime(1);
+    expect(await allowed(limit, "a")).toBe(true);
+  });
+
+  it("passes at most its limit of simultaneous takes", async () => {
+    const limit = createLimit({ name: "throttle", limit: 1, windowSeconds: 60 });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => limit.take("198.51.100.1")));
+    expect(answers.filter((answer) => answer.allowed)).toHaveLength(1);
+    const flood = createLimit({ name: "flood level", limit: 5, windowSeconds: 600 });
+    const takes = await Promise.all(Array.from({ length: 30 }, () => flood.take("site")));
+    expect(takes.filter((answer) => answer.allowed)).toHaveLength(5);
+  });
+
+  it("counts no refused try, and a unit given back frees its place once, never in a later window", async () => {
+    const limit = createLimit({ name: "per-client budget", limit: 2, windowSeconds: 600 });
+    const first = await limit.take("a");
+    await limit.take("a");
+    for (let index = 0; index < 5; index += 1) expect(await allowed(limit, "a")).toBe(false);
+    if (!first.allowed) throw new Error("the first take was refused");
+    await first.giveBack();
+    await first.giveBack();
+    expect([await allowed(limit, "a"), await allowed(limit, "a")]).toEqual([true, false]);
+
+    const late = await limit.take("b");
+    vi.advanceTimersByTime(600_000);
+    if (late.allowed) await late.giveBack();
+    expect([await allowed(limit, "b"), await allowed(limit, "b"), await allowed(limit, "b")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("is off with a limit of 0", async () => {
+    const limit = createLimit({ name: "throttle", limit: 0, windowSeconds: 0 });
+    for (let index = 0; index < 100; index += 1) expect(await allowed(limit, "a")).toBe(true);
+  });
+
+  it("takes its counters from the store it is given, with its name as the key prefix", async () => {
+    const made: Array<{ keyPrefix: string; points: number; duration: number }> = [];
+    const store: LimitStore = {
+      limiter: (options) => {
+        made.push(options);
+        return new RateLimiterMemory(options);
+      },
+    };
+    const limit = createLimit({ name: "per-client budget", limit: 3, windowSeconds: 600, store });
+    await limit.take("a");
+    expect(made).toEqual([{ keyPrefix: "per-client-budget", points: 3, duration: 600 }]);
+  });
+
+  it("keeps at most maxKeys clients in memory under 10 000 new ones, and a refused client stays refused", async () => {
+    let memory: RateLimiterMemory | undefined;
+    const store: LimitStore = {
+      limiter: (options) => {
+        memory = new RateLimiterMemory(options);
+        return memory;
+      },
+      maxKeys: 1000,
+    };
+    const held = () => memory?.dump().storage.length ?? 0;
+    const limit = createLimit({ name: "per-client budget", limit: 2, windowSeconds: 600, store });
+    await limit.take("203.0.113.9");
+    await limit.take("203.0.113.9");
+    await limit.take("198.51.100.1");
+    expect(await allowed(limit, "203.0.113.9")).toBe(false);
+    for (let index = 0; index < 10_000; index += 1) {
+      await limit.take(`flood-${index}`);
+      if (index % 500 === 0) expect(held()).toBeLessThanOrEqual(1000);
+    }
+    expect(held()).toBe(1000);
+    // The flood pushed out the client under its limit (that only gives budget back) but could
+    // not evict the refused one into a fresh budget.
+    expect(await allowed(limit, "203.0.113.9")).toBe(false);
+    vi.advanceTimersByTime(600_000);
+    expect(await allowed(limit, "203.0.113.9")).toBe(true);
+  });
+
+  it("lets expired windows go from memory", async () => {
+    let memory: RateLimiterMemory | undefined;
+    const store: LimitStore = {
+      limiter: (options) => {
+        memory = new RateLimiterMemory(options);
+        return memory;
+      },
+      maxKeys: 1000,
+    };
+    const limit = createLimit({ name: "throttle", limit: 1, windowSeconds: 1, store });
+    for (let index = 0; index < 500; index += 1) await limit.take(`client-${index}`);
+    expect(memory?.dump().storage).toHaveLength(500);
+    vi.advanceTimersByTime(1000);
+    expect(memory?.dump().storage).toHaveLength(0);
+  });
+});
+
+describe("enquiry limits", () => {
+  const make = () =>
+    createEnquiryLimits({
+      ENQUIRY_RATE_LIMIT: 2,
+      ENQUIRY_RATE_WINDOW: 600,
+      ENQUIRY_FLOOD_LIMIT: 5,
+      ENQUIRY_THROTTLE: 0,
+    });
+  const send = async (limits: ReturnType<typeof make>, client: string | null) => {
+    const allowance = await takeEnquiryUnits(limits, client, { throttle: true });
+    return allowance.allowed ? { allowed: true } : allowance;
+  };
+
+  it("refuses nobody without a known address below the flood level, and names the flood level past it", async () => {
+    const limits = make();
+    for (let index = 0; index < 5; index += 1) expect((await send(limits, null)).allowed).toBe(true);
+    vi.advanceTimersByTime(60_000);
+    expect(await send(limits, null)).toEqual({ allowed: false, retryAfterSeconds: 540, by: "flood level" });
+    expect(await send(limits, "203.0.113.1")).toEqual({
+      allowed: false,
+      retryAfterSeconds: 540,
+      by: "flood level",
+    });
+  });
+
+  it("limits a known client on its own; its refused enquiries leave the flood level untouched", async () => {
+    const limits = make();
+    expect(await Promise.all([1, 2, 3, 4].map(() => send(limits, "203.0.113.1")))).toEqual([
+      { allowed: true },
+      { allowed: true },
+      { allowed: false, retryAfterSeconds: 600, by: "per-client budget" },
+      { allowed: false, retryAfterSeconds: 600, by: "per-client budget" },
+    ]);
+    expect((await send(limits, "203.0.113.2")).allowed).toBe(true);
+    // 2 + 1 accepted so far (the refused ones gave their flood unit back): two more reach the level of 5.
+    expect([await send(limits, null), await send(limits, null), await send(limits, null)]).toMatchObject([
+      { allowed: true },
+      { allowed: true },
+      { allowed: false, by: "flood level" },
+    ]);
+  });
+
+  it("gives every unit back when the enquiry is not kept", async () => {
+    const limits = createEnquiryLimits({
+      ENQUIRY_RATE_LIMIT: 1,
+      ENQUIRY_RATE_WINDOW: 600,
+      ENQUIRY_FLOOD_LIMIT: 1,
+      ENQUIRY_THROTTLE: 60,
+    });
+    for (let index = 0; index < 3; index += 1) {
+      const allowance = await takeEnquiryUnits(limits, "203.0.113.1", { throttle: true });
+      expect(allowance.allowed).toBe(true);
+      if (allowance.allowed) await allowance.giveBack();
+    }
+    expect((await takeEnquiryUnits(limits, "203.0.113.1", { throttle: true })).allowed).toBe(true);
+    expect(await send(limits, "203.0.113.1")).toMatchObject({ allowed: false, by: "flood level" });
   });
 });
 
@@ -165,6 +247,10 @@ describe("client address", () => {
 });
 
 describe("idempotency store", () => {
+  beforeEach(() => {
+    vi.useRealTimers();
+  });
+
   it("runs a key once while it is in flight and after it succeeded", async () => {
     let runs = 0;
     const store = createIdempotencyStore<string>({ keep: (result) => result === "sent", ttlMs: 1000 });
@@ -199,6 +285,38 @@ describe("idempotency store", () => {
     time = 1000;
     await store.run("k", counted("sent"));
     expect(runs).toBe(3);
+  });
+
+  it("runs again when a remembered result no longer holds (its lead was erased)", async () => {
+    let runs = 0;
+    let erased = false;
+    const store = createIdempotencyStore<string>({ keep: () => true, ttlMs: 60_000 });
+    const task = async () => {
+      runs += 1;
+      return `lead-${runs}`;
+    };
+    const holds = async (lead: string) => !(erased && lead === "lead-1");
+    expect(await store.run("k", task, holds)).toEqual({ result: "lead-1", duplicate: false });
+    expect(await store.run("k", task, holds)).toEqual({ result: "lead-1", duplicate: true });
+    erased = true;
+    const [first, second] = await Promise.all([store.run("k", task, holds), store.run("k", task, holds)]);
+    expect([first.result, second.result]).toEqual(["lead-2", "lead-2"]);
+    expect(runs).toBe(2);
+  });
+
+  it("keys an enquiry by a hash under this process's own key: nothing of the person is held", () => {
+    const enquiry = {
+      name: "Asha",
+      email: "asha@example.in",
+      countryCode: "91",
+      phoneNumber: "98765",
+      message: "",
+    };
+    const key = enquiryKey("kept", enquiry);
+    expect(key).toMatch(/^[\w-]{43}$/);
+    expect(key).not.toBe(createHash("sha256").update(JSON.stringify(enquiry)).digest("base64url"));
+    expect(enquiryKey("honeypot", enquiry)).not.toBe(key);
+    expect(enquiryKey("kept", { ...enquiry })).toBe(key);
   });
 
   it("stays bounded", async () => {

@@ -185,12 +185,36 @@ describe("enquiry schema", () => {
       ["Hangul choseong filler", "\u115F"],
       ["Hangul jungseong filler", "\u1160"],
       ["halfwidth Hangul filler", "\uFFA0"],
+      ["soft hyphen", "\u00AD"],
+      ["combining grapheme joiner", "\u034F"],
+      ["Mongolian vowel separator", "\u180E"],
+      ["inhibit symmetric swapping", "\u206A"],
+      ["nominal digit shapes", "\u206F"],
+      ["Khmer inherent vowel", "\u17B4"],
     ];
     it.each(invisible)("refuses a %s in single-line fields", (_label, character) => {
       const submission = parse({ name: `Asha${character}Rao` });
       expect(fieldErrors(submission).name).toEqual([UNUSUAL_CHARACTERS.singleLine]);
       expect(invalidFields({ name: character.repeat(5) })).toEqual(["name"]);
       expect(invalidFields({ email: `asha${character}@example.in` })).toEqual(["email"]);
+    });
+
+    it("refuses every default-ignorable or format character in an e-mail address, with its own hint", () => {
+      for (const character of [
+        "\u00AD",
+        "\u034F",
+        "\u180E",
+        "\u206A",
+        "\u200D",
+        "\u200C",
+        "\uFE0F",
+        "\u180B",
+      ]) {
+        const submission = parse({ email: `spam${character}@example.com` });
+        expect(Object.keys(fieldErrors(submission)), JSON.stringify(character)).toEqual(["email"]);
+        expect(fieldErrors(submission).email).toContain(UNUSUAL_CHARACTERS.address);
+      }
+      expect(invalidFields({ email: "asha.rao+site@mail.example.co.in" })).toEqual([]);
     });
 
     it("refuses Unicode tag characters outside an emoji flag, in every field", () => {

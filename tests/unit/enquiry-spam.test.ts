@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isBlocked, parseBlockList } from "~/enquiry/block-list.server";
 import { isHeadless } from "~/enquiry/headless.server";
+import { createEnquiryLimits } from "~/enquiry/limits.server";
 import { isPerson, parsePersonQuery, phoneDigits } from "~/enquiry/person";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { parseEnv } from "~/env.server";
-import { createRateLimiter } from "~/http/budget.server";
 
 const enquiry = {
   name: "Asha Rao",
@@ -46,6 +46,23 @@ describe("ENQUIRY_BLOCK_LIST", () => {
     expect(isBlocked(list("asha.rao@mail.example.in"), enquiry)).toBe(true);
     expect(isBlocked(list("ASHA.RAO@MAIL.EXAMPLE.IN"), enquiry)).toBe(true);
     expect(isBlocked(list("asha@mail.example.in"), enquiry)).toBe(false);
+  });
+
+  it("ignores a +tag in the local part, on either side", () => {
+    expect(isBlocked(list("spam@example.com"), { ...enquiry, email: "spam+x@example.com" })).toBe(true);
+    expect(isBlocked(list("spam@example.com"), { ...enquiry, email: "SPAM+news+2@Example.com" })).toBe(true);
+    expect(isBlocked(list("spam+list@example.com"), { ...enquiry, email: "spam@example.com" })).toBe(true);
+    expect(isBlocked(list("spam@example.com"), { ...enquiry, email: "spammer@example.com" })).toBe(false);
+  });
+
+  it("folds fullwidth and compatibility forms (NFKC) before comparing", () => {
+    expect(isBlocked(list("spam@example.com"), { ...enquiry, email: "spam@\uFF45xample.com" })).toBe(true);
+    expect(
+      isBlocked(list("spam@example.com"), { ...enquiry, email: "\uFF53\uFF50\uFF41\uFF4D@example.com" }),
+    ).toBe(true);
+    expect(isBlocked(list("@example.com"), { ...enquiry, email: "x@\uFF25XAMPLE.com" })).toBe(true);
+    expect(isBlocked(list("@example.com"), { ...enquiry, email: "x@sub.exa\uFB01le.com" })).toBe(false);
+    expect(isBlocked(list("@fine.example"), { ...enquiry, email: "x@\uFB01ne.example" })).toBe(true);
   });
 
   it("blocks a domain and its sub-domains, never a domain that merely ends the same", () => {
@@ -126,16 +143,28 @@ describe("which filter an enquiry trips", () => {
 });
 
 describe("ENQUIRY_THROTTLE", () => {
-  it("accepts one enquiry per client per window and says when the next may come", () => {
-    let time = 0;
-    const throttle = createRateLimiter({ limit: 1, windowMs: 60_000, now: () => time });
-    expect(throttle.check("198.51.100.1")).toEqual({ allowed: true });
-    throttle.record("198.51.100.1");
-    time = 15_000;
-    expect(throttle.check("198.51.100.1")).toEqual({ allowed: false, retryAfterSeconds: 45 });
-    expect(throttle.check("198.51.100.2")).toEqual({ allowed: true });
-    time = 60_000;
-    expect(throttle.check("198.51.100.1")).toEqual({ allowed: true });
+  it("accepts one enquiry per client per window and says when the next may come", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    try {
+      const { throttle } = createEnquiryLimits({
+        ENQUIRY_RATE_LIMIT: 0,
+        ENQUIRY_RATE_WINDOW: 600,
+        ENQUIRY_FLOOD_LIMIT: 0,
+        ENQUIRY_THROTTLE: 60,
+      });
+      expect((await throttle.take("198.51.100.1")).allowed).toBe(true);
+      vi.advanceTimersByTime(15_000);
+      expect(await throttle.take("198.51.100.1")).toEqual({
+        allowed: false,
+        retryAfterSeconds: 45,
+        by: "throttle",
+      });
+      expect((await throttle.take("198.51.100.2")).allowed).toBe(true);
+      vi.advanceTimersByTime(45_000);
+      expect((await throttle.take("198.51.100.1")).allowed).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -12,6 +12,18 @@ describe("showInvisible (npm run leads)", () => {
     expect(showInvisible("\u200Dalone")).toBe("\\u200Dalone");
   });
 
+  it("shows every default-ignorable code point as an escape: U+034F, soft hyphen, U+180E, U+206A…", () => {
+    expect(showInvisible("Ash\u034Fa")).toBe("Ash\\u034Fa");
+    expect(showInvisible("sp\u00ADam@e\u180Example\u206A.com")).toBe("sp\\u00ADam@e\\u180Example\\u206A.com");
+    for (let code = 0; code <= 0x10ffff; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const point = String.fromCodePoint(code);
+      if (!/\p{Default_Ignorable_Code_Point}/u.test(point)) continue;
+      // Between two full stops: nothing for a joiner or a variation selector to join.
+      expect(showInvisible(`.${point}.`), code.toString(16)).not.toContain(point);
+    }
+  });
+
   it("keeps every script, joiners where they join, emoji and the flags of England, Scotland and Wales", () => {
     for (const text of [
       "श्रद्धा कर्‍हाडे",

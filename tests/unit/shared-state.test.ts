@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
 import { MIGRATIONS } from "~/db/migrations.server";
+import { createEnquiryLimits, type EnquiryLimits, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { NOTICE_PARAMETER } from "~/enquiry/notices";
 import { createSentNotices, NOTICE_TTL_MS } from "~/enquiry/sent-notice.server";
+import { databaseLimitStore } from "~/http/database-limits.server";
 import { createDatabaseVitalsStore, readDatabaseRecords } from "~/vitals/database-store.server";
 import type { Beacon } from "~/vitals/metrics";
 import { RETENTION_MS, recordsOf } from "~/vitals/store.server";
@@ -11,6 +13,9 @@ import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../sup
 
 // Two replicas are two Database instances (two pools) on one PostgreSQL database, as two
 // servers with the same DATABASE_URL would be.
+
+// Each test starts its own replicas on a fresh database: seconds on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 const secret = "a-shared-secret-of-at-least-32-characters";
 let postgres: TestPostgres;
@@ -173,6 +178,92 @@ describe("field metrics with DATABASE_URL", () => {
       expect(await store.append(recordsOf(beacon, new Date()))).toBe(false);
       expect(performance.now() - started).toBeLessThan(500);
       expect(lines.filter((line) => line.startsWith("vitals:"))).toEqual([]);
+    } finally {
+      await postgres.start();
+    }
+    await stopAll(databases);
+  }, 30_000);
+});
+
+const LIMIT_ENV = {
+  ENQUIRY_RATE_LIMIT: 5,
+  ENQUIRY_RATE_WINDOW: 600,
+  ENQUIRY_FLOOD_LIMIT: 8,
+  ENQUIRY_THROTTLE: 0,
+};
+
+describe("limits with DATABASE_URL", () => {
+  test("one client's budget holds across two replicas, for simultaneous enquiries too", async () => {
+    const { databases } = await replicas(2);
+    const limits = databases.map((database) =>
+      createEnquiryLimits({ ...LIMIT_ENV, ENQUIRY_FLOOD_LIMIT: 0 }, databaseLimitStore(database)),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        takeEnquiryUnits(limits[index % 2] as EnquiryLimits, "203.0.113.9", { throttle: true }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.allowed)).toHaveLength(5);
+    const refused = answers.find((answer) => !answer.allowed);
+    expect(refused).toMatchObject({ allowed: false, by: "per-client budget" });
+    expect(refused && !refused.allowed && refused.retryAfterSeconds).toBeGreaterThan(590);
+    // Another client is not refused for it.
+    expect(
+      (await takeEnquiryUnits(limits[1] as EnquiryLimits, "198.51.100.7", { throttle: true })).allowed,
+    ).toBe(true);
+    await stopAll(databases);
+  });
+
+  test("the flood level holds for everyone together across replicas; a unit given back is taken again", async () => {
+    const { databases } = await replicas(2);
+    const limits = databases.map((database) => createEnquiryLimits(LIMIT_ENV, databaseLimitStore(database)));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        takeEnquiryUnits(limits[index % 2] as EnquiryLimits, null, { throttle: true }),
+      ),
+    );
+    const allowed = answers.filter((answer) => answer.allowed);
+    expect(allowed).toHaveLength(8);
+    expect(answers.find((answer) => !answer.allowed)).toMatchObject({ by: "flood level" });
+    const first = allowed[0];
+    if (first?.allowed) await first.giveBack();
+    expect((await takeEnquiryUnits(limits[1] as EnquiryLimits, null, { throttle: true })).allowed).toBe(true);
+    expect((await takeEnquiryUnits(limits[0] as EnquiryLimits, null, { throttle: true })).allowed).toBe(
+      false,
+    );
+    await stopAll(databases);
+  });
+
+  test("the throttle lets one of three simultaneous enquiries through across replicas, then answers Retry-After", async () => {
+    const { databases } = await replicas(3);
+    const limits = databases.map((database) =>
+      createEnquiryLimits({ ...LIMIT_ENV, ENQUIRY_THROTTLE: 60 }, databaseLimitStore(database)),
+    );
+    const answers = await Promise.all(
+      limits.map((replica) => takeEnquiryUnits(replica, "203.0.113.50", { throttle: true })),
+    );
+    expect(answers.filter((answer) => answer.allowed)).toHaveLength(1);
+    const refused = answers.find((answer) => !answer.allowed);
+    expect(refused).toMatchObject({ allowed: false, by: "throttle" });
+    expect(refused && !refused.allowed && refused.retryAfterSeconds).toBeGreaterThan(55);
+    await stopAll(databases);
+  });
+
+  test("with the database down, each replica counts in its own memory at once", async () => {
+    const { databases } = await replicas(1);
+    const database = databases[0] as Database;
+    const limits = createEnquiryLimits(LIMIT_ENV, databaseLimitStore(database));
+    await postgres.stop();
+    try {
+      await database.query("SELECT 1").catch(() => {});
+      expect(database.state().status).toBe("unreachable");
+      const started = performance.now();
+      const answers = [];
+      for (let index = 0; index < 7; index += 1) {
+        answers.push(await takeEnquiryUnits(limits, "203.0.113.77", { throttle: true }));
+      }
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(answers.filter((answer) => answer.allowed)).toHaveLength(5);
     } finally {
       await postgres.start();
     }

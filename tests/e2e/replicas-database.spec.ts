@@ -1,0 +1,113 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { postEnquiry } from "../../scripts/lib/leads";
+import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../../scripts/lib/server-process";
+import { validEnquiry } from "../support/enquiry-page";
+import { test as base, expect } from "../support/fixtures";
+import { startPostgres, type TestPostgres } from "../support/postgres";
+
+// Two real servers with one DATABASE_URL, as two replicas behind a balancer: what one server
+// promises holds for both together.
+
+base.describe.configure({ mode: "default", timeout: 90_000 });
+
+const NOTICE_SECRET = "replicas-share-this-notice-secret-0123456789";
+
+const test = base.extend<
+  object,
+  { postgres: TestPostgres; replicas: [RunningServer, RunningServer]; url: string }
+>({
+  postgres: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
+    async ({}, use) => {
+      const postgres = await startPostgres("pg-e2e-replicas");
+      await use(postgres);
+      await postgres.dispose();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+  url: [async ({ postgres }, use) => use(await postgres.createDatabase()), { scope: "worker" }],
+  replicas: [
+    async ({ url }, use) => {
+      const env = { DATABASE_URL: url, NOTICE_SECRET, ENQUIRY_RATE_LIMIT: "0" };
+      const replicas = [await startServer({ env }), await startServer({ env })] as [
+        RunningServer,
+        RunningServer,
+      ];
+      for (const replica of replicas) {
+        await expect.poll(() => databaseReady(replica), { timeout: 30_000 }).toBe(true);
+      }
+      await use(replicas);
+      await Promise.all(replicas.map((replica) => replica.stop()));
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+});
+
+async function databaseReady(server: RunningServer): Promise<boolean> {
+  const response = await fetch(`${server.url}/healthz`, {
+    headers: { Authorization: `Bearer ${TEST_HEALTH_TOKEN}` },
+  });
+  return ((await response.json()) as { database?: unknown }).database === "ok";
+}
+
+const SENT = "Email sent successfully!";
+
+test("a landing URL shows its notice once, whichever replica each reload reaches", async ({ replicas }) => {
+  const [a, b] = replicas;
+  const answer = await postEnquiry(a.url, validEnquiry({ name: `Replica notice ${Date.now()}` }));
+  expect(answer.status).toBe(303);
+  const landing = answer.headers.get("location") ?? "";
+  expect(landing).toMatch(/^\/\?enquiry=/);
+  const pages = [];
+  for (const replica of [b, a, b, a, b, a]) {
+    pages.push(await (await fetch(`${replica.url}${landing}`)).text());
+  }
+  expect(pages.filter((page) => page.includes(SENT))).toHaveLength(1);
+  expect(pages[0]).toContain(SENT);
+});
+
+test("npm run vitals summarises the beacons both replicas received", async ({ replicas, url }) => {
+  const beacon = (value: number) =>
+    JSON.stringify({
+      route: "/privacy-policy",
+      device: "tablet",
+      navigationType: "navigate",
+      metrics: [{ name: "LCP", value, rating: "good" }],
+    });
+  const [a, b] = replicas;
+  for (const [replica, value] of [
+    [a, 1200],
+    [b, 3100],
+    [a, 1500],
+  ] as const) {
+    const response = await fetch(`${replica.url}/vitals`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: beacon(value),
+    });
+    expect(response.status).toBe(204);
+  }
+  const { stdout } = await promisify(execFile)(process.execPath, [join(process.cwd(), "build/vitals.js")], {
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATABASE_URL: url },
+  });
+  expect(stdout).toContain("3 samples");
+  expect(stdout).toMatch(/\/privacy-policy\s+tablet\s+LCP\s+3100 ms\s+needs improvement\s+3/);
+});
+
+test("npm run vitals with a database it cannot reach: one line with the cause, exit 1", async ({ url }) => {
+  const wrong = url.replace(/:\/\/postgres:[^@]+@/, "://postgres:wrong-pass-5e1@");
+  const run = promisify(execFile)(process.execPath, [join(process.cwd(), "build/vitals.js")], {
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATABASE_URL: wrong },
+  });
+  const failure = (await run.then(
+    () => null,
+    (error: unknown) => error,
+  )) as { code: number; stderr: string } | null;
+  expect(failure?.code).toBe(1);
+  expect(failure?.stderr.trim()).toMatch(
+    /^vitals: DATABASE_URL: cannot connect to the database \(password authentication failed for user "postgres"\)$/,
+  );
+  expect(failure?.stderr).not.toContain("wrong-pass-5e1");
+});
