@@ -11,6 +11,13 @@ import { startFakeEmailJs } from "./lib/fake-emailjs";
 import { readLeads } from "./lib/leads";
 import { startServer } from "./lib/server-process";
 
+if (process.argv.includes("--help")) {
+  console.log(
+    "usage: npm run bench:enquiry\n\nPosts 200 enquiries, 10 at a time, to the built server (EmailJS fake on 127.0.0.2:443, then the store alone) and prints p50/p99 latency.",
+  );
+  process.exit(0);
+}
+
 const TOTAL = 200;
 const CONCURRENCY = 10;
 

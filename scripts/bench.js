@@ -16,6 +16,15 @@ import { CHROMIUM_FLAGS, findChromium } from "./lib/chromium";
 import { ensureBuild, printTable, root } from "./lib/server.js";
 import { startServer, stopProcess } from "./lib/server-process";
 
+if (process.argv.includes("--help")) {
+  console.log(`usage: npm run bench
+
+Lighthouse (mobile) on every route, then the throughput of shared documents against a static
+server of the same bytes. Builds first when there is no build; takes about two minutes.
+Environment: BENCH_CONNECTIONS (50), BENCH_SECONDS (10), BENCH_LIGHTHOUSE_RUNS (3).`);
+  process.exit(0);
+}
+
 const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
 const goals = { score: 100, lcpMs: 1500, cls: 0.01, tbtMs: 50 };
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);

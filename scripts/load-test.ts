@@ -7,17 +7,37 @@
 //     enquiry answered 303 is in the store, and delivered unless EmailJS is still slow or hanging.
 //  3. A SIGKILL in the middle of a burst while EmailJS fails, then a restart with EmailJS
 //     healthy: every enquiry answered 303 reaches EmailJS.
+//  4. Submit latency: 200 enquiries, 10 in flight, EmailJS healthy and hanging.
+//  5. Submit latency of 50 clients with the data folder beside PostgreSQL (an embedded one,
+//     DATABASE_URL): p50 and p99 (goal: p99 < 50 ms), and every enquiry answered 303 delivered.
 // Delivery is paced at ENQUIRY_SEND_INTERVAL_MS=50 here (1 s in production) so bursts drain in
 // seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3):443 (needs root).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { startPostgres } from "../tests/support/postgres";
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-form";
+import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
 import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "./lib/fake-emailjs";
 import { readLeads } from "./lib/leads";
 import { ensureBuild, mb, printTable, root, rssBytes, sleep } from "./lib/server.js";
-import { type RunningServer, startServer } from "./lib/server-process";
+import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
+
+if (process.argv.includes("--help")) {
+  console.log(`usage: npm run load-test [-- --only 1,5]
+
+Load and fault tests of the built server (built first when missing), loopback only, run as root
+(the EmailJS stand-in listens on port 443), in five parts: 1 page load, 2 enquiry bursts,
+3 a crash mid-burst, 4 submit latency, 5 submit latency of 50 clients on the data folder and on
+PostgreSQL. --only runs the parts listed. Environment:
+  LOAD_SECONDS        seconds of page load (60)
+  LOAD_ENQUIRIES      enquiries per burst (200)
+  LOAD_DRAIN_SECONDS  longest wait for deliveries after a burst (30)
+  LOAD_EMAILJS_HOST   loopback address of the EmailJS stand-in (127.0.0.3)
+  LOAD_STORE_ENQUIRIES  enquiries per store in part 5 (1000)`);
+  process.exit(0);
+}
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 60);
 const connections = 50;
@@ -25,6 +45,12 @@ const burst = Number(process.env.LOAD_ENQUIRIES ?? 200);
 const maxGrowth = 50 * 1024 * 1024;
 const pages = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];
 const failureNotice = "Failed to send email. Please try again.";
+const storeEnquiries = Number(process.env.LOAD_STORE_ENQUIRIES ?? 1000);
+const submitP99GoalMs = 50;
+const onlyFlag = process.argv.indexOf("--only");
+const parts = new Set(
+  onlyFlag === -1 ? [1, 2, 3, 4, 5] : (process.argv[onlyFlag + 1] ?? "").split(",").map(Number),
+);
 
 const failures: string[] = [];
 const rows: Array<Record<string, string | number>> = [];
@@ -44,10 +70,11 @@ const baseEnv = {
 
 ensureBuild();
 try {
-  await pageLoad();
-  await enquiryBursts();
-  await crashAndRestart();
-  await submitLatency();
+  if (parts.has(1)) await pageLoad();
+  if (parts.has(2)) await enquiryBursts();
+  if (parts.has(3)) await crashAndRestart();
+  if (parts.has(4)) await submitLatency();
+  if (parts.has(5)) await storesCompared();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -188,13 +215,6 @@ async function sendBurst(
 
 function count(outcomes: Outcome[], kind: Outcome["kind"]): number {
   return outcomes.filter((outcome) => outcome.kind === kind).length;
-}
-
-function percentile(values: number[], p: number): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  return (
-    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-  ).toFixed(1);
 }
 
 /** Markers of the enquiries the fake received, with how often each arrived. */
@@ -448,6 +468,94 @@ async function submitLatency() {
     }
     printTable(table);
   } finally {
+    await fake.close();
+  }
+}
+
+/**
+ * 5. The same enquiries from 50 clients at once to a server on the data folder, then to one on
+ * PostgreSQL (an embedded server, a fresh database), EmailJS healthy: the submit latency of each
+ * (after 50 warm-up enquiries) and every enquiry answered 303 delivered once.
+ */
+async function storesCompared() {
+  console.log(
+    `\n5. Submit latency: ${storeEnquiries} enquiries from ${connections} clients at once, EmailJS healthy, ` +
+      `the data folder beside PostgreSQL (goal p99 < ${submitP99GoalMs} ms)`,
+  );
+  const fake = await startFakeEmailJs(emailJsHost);
+  const postgres = await startPostgres("load-test-pg");
+  const table: Array<Record<string, string | number>> = [];
+  try {
+    for (const store of ["data folder", "PostgreSQL"]) {
+      fake.reset();
+      const database: Record<string, string> =
+        store === "PostgreSQL" ? { DATABASE_URL: await postgres.createDatabase() } : {};
+      const app = await startServer({
+        cwd: root,
+        quiet: true,
+        env: {
+          ...baseEnv,
+          ...emailJsEnv(fake),
+          ...database,
+          ENQUIRY_STORE_DIR: freshStore(),
+          ENQUIRY_FLOOD_LIMIT: "0",
+          ENQUIRY_SEND_INTERVAL_MS: "0",
+        },
+      });
+      try {
+        if (store === "PostgreSQL") {
+          const ready = await databaseReady(app.url).then(
+            () => null,
+            (error: Error) => error.message,
+          );
+          if (ready) {
+            failures.push(`${store}: ${ready}`);
+            continue;
+          }
+        }
+        const form = await loadForm(app.url);
+        await postEnquiries([form], { clients: connections, total: connections, label: "warm-up" });
+        const result = await postEnquiries([form], {
+          clients: connections,
+          total: storeEnquiries,
+          label: store.replace(/\W+/g, ""),
+        });
+        const sentAt = Date.now();
+        const deadline = sentAt + drainMs;
+        const undelivered = () => {
+          const seen = arrivals(fake);
+          return result.answered.filter((marker) => !seen.has(messageOf(marker)));
+        };
+        while (undelivered().length > 0 && Date.now() < deadline) await sleep(250);
+        const seen = arrivals(fake);
+        const duplicates = result.answered.filter((marker) => (seen.get(messageOf(marker)) ?? 0) > 1).length;
+        const p99 = Number(percentile(result.latencies, 99));
+        table.push({
+          store,
+          responses: statusSummary(result.statuses),
+          "enquiries/s": Math.round(result.latencies.length / result.seconds),
+          "p50 ms": percentile(result.latencies, 50),
+          "p99 ms": p99.toFixed(1),
+          "max ms": percentile(result.latencies, 100),
+          "delivered s": ((Date.now() - sentAt) / 1000).toFixed(1),
+          undelivered: undelivered().length,
+          duplicates,
+          goal: p99 < submitP99GoalMs ? "met" : "missed",
+        });
+        if ((result.statuses.get(303) ?? 0) !== storeEnquiries)
+          failures.push(`${store}: not every enquiry answered 303 (${statusSummary(result.statuses)})`);
+        if (undelivered().length > 0)
+          failures.push(`${store}: ${undelivered().length} answered 303 never reached EmailJS`);
+        if (duplicates > 0) failures.push(`${store}: ${duplicates} enquiries reached EmailJS twice`);
+        if (p99 >= submitP99GoalMs)
+          failures.push(`${store}: submit p99 ${p99} ms (goal < ${submitP99GoalMs} ms)`);
+      } finally {
+        await app.stop();
+      }
+    }
+    printTable(table);
+  } finally {
+    await postgres.dispose();
     await fake.close();
   }
 }

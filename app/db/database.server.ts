@@ -110,6 +110,7 @@ export function createDatabase(options: {
   pool.on("error", (error) => wentDown(error));
 
   const where = parsed.ok ? `DATABASE_URL=${parsed.described}` : "DATABASE_URL";
+  let outages = 0;
   const wentDown = (error: unknown) => {
     const cause = causeOf(error);
     if (state.status === "unreachable") {
@@ -118,6 +119,7 @@ export function createDatabase(options: {
     }
     const first = state.status === "connecting";
     state = { status: "unreachable", cause };
+    outages += 1;
     log(
       first
         ? `database: cannot connect to ${where} (${cause}); pages are served, enquiries are sent directly or refused, and connecting is retried`
@@ -135,9 +137,12 @@ export function createDatabase(options: {
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
     if (!migrated)
       throw new DatabaseUnavailableError(state.status === "unreachable" ? state.cause : "starting");
+    // A query sent before an outage began may still succeed after it was noticed: only one
+    // sent since says the database is back, or the log would say the outage twice.
+    const outagesBefore = outages;
     try {
       const result = await work();
-      cameBack();
+      if (outages === outagesBefore) cameBack();
       return result;
     } catch (error) {
       if (isConnectionError(error)) {

@@ -34,6 +34,25 @@ export async function healthDetails(url: string): Promise<HealthDetails> {
   return (await response.json()) as HealthDetails;
 }
 
+/** The database state in `/healthz` details: `"ok"`, `"none"` without one, or why it is not ready. */
+export function databaseStatus(details: object): string {
+  const database = (details as { database?: string | { state: string; cause?: string } }).database;
+  if (typeof database === "string" || database === undefined) return database ?? "none";
+  return `${database.state}${database.cause ? `: ${database.cause}` : ""}`;
+}
+
+/** Resolves once the server's `/healthz` details say its database is connected and migrated. */
+export async function databaseReady(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let status = "";
+  while (Date.now() < deadline) {
+    status = databaseStatus(await healthDetails(url));
+    if (status === "ok") return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the database of ${url} is not ready after ${timeoutMs / 1000} s: ${status}`);
+}
+
 export async function freePort(host = "127.0.0.1"): Promise<number> {
   const server = createServer();
   server.listen(0, host);

@@ -1,0 +1,86 @@
+// `npm run bench:replicas`: enquiries per second committed by replicas of the built server on
+// one PostgreSQL (an embedded one, a fresh database each run), beside one server on the data
+// folder. 50 clients post new enquiries for BENCH_SECONDS (20) seconds, round robin over the
+// replicas; no EmailJS, so each lead is committed as `inbox` and nothing else competes for the
+// database. Counts what the store holds afterwards, not only the answers. Loopback only.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startPostgres, type TestPostgres } from "../tests/support/postgres";
+import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
+import { readLeads } from "./lib/leads";
+import { ensureBuild, printTable, root } from "./lib/server.js";
+import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
+
+if (process.argv.includes("--help")) {
+  console.log(`usage: npm run bench:replicas
+
+Enquiries per second committed with 1 and 3 replicas on one PostgreSQL (embedded), beside one
+server on the data folder: 50 clients, round robin, BENCH_SECONDS (20) seconds per run.`);
+  process.exit(0);
+}
+
+const clients = 50;
+const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const serverEnv = { ENQUIRY_RATE_LIMIT: "0", ENQUIRY_FLOOD_LIMIT: "0" };
+
+ensureBuild();
+const folder = mkdtempSync(join(tmpdir(), "bench-replicas-"));
+const postgres = await startPostgres("bench-replicas-pg");
+const rows: Array<Record<string, string | number>> = [];
+try {
+  rows.push(await run("data folder", 1, null));
+  for (const count of [1, 3]) rows.push(await run("PostgreSQL", count, postgres));
+} finally {
+  await postgres.dispose();
+  rmSync(folder, { recursive: true, force: true });
+}
+console.log(`\n${clients} clients for ${seconds} s each, new enquiries, no EmailJS (inbox leads)\n`);
+printTable(rows);
+
+async function run(store: string, count: number, database: TestPostgres | null) {
+  const url = database ? await database.createDatabase() : null;
+  const servers: RunningServer[] = [];
+  const folders: string[] = [];
+  try {
+    for (let index = 0; index < count; index += 1) {
+      const storeDir = join(folder, `${store.replace(/\W+/g, "")}-${count}-${index}`);
+      folders.push(storeDir);
+      servers.push(
+        await startServer({
+          cwd: root,
+          quiet: true,
+          env: { ...serverEnv, ENQUIRY_STORE_DIR: storeDir, ...(url ? { DATABASE_URL: url } : {}) },
+        }),
+      );
+    }
+    if (url) await Promise.all(servers.map((server) => databaseReady(server.url)));
+    const forms = await Promise.all(servers.map((server) => loadForm(server.url)));
+    await postEnquiries(forms, { clients, total: clients, label: "warm-up" });
+    const before = await committed(url, folders);
+    const result = await postEnquiries(forms, { clients, seconds, label: "bench" });
+    const kept = (await committed(url, folders)) - before;
+    return {
+      store,
+      replicas: count,
+      responses: statusSummary(result.statuses),
+      committed: kept,
+      "committed/s": Math.round(kept / result.seconds),
+      "p50 ms": percentile(result.latencies, 50),
+      "p99 ms": percentile(result.latencies, 99),
+    };
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}
+
+/** Leads the store holds: rows of the database's `leads` table, or lead files in the folders. */
+async function committed(url: string | null, folders: string[]): Promise<number> {
+  if (url === null) return folders.reduce((sum, storeDir) => sum + readLeads(storeDir).length, 0);
+  const [row] = await postgres.sql<{ leads: number }>(
+    "SELECT count(*)::int AS leads FROM leads",
+    [],
+    new URL(url).pathname.slice(1),
+  );
+  return row?.leads ?? 0;
+}

@@ -1,0 +1,257 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { leadsCli, requestsFor } from "../../scripts/lib/leads";
+import { enquiryStream, figures, postOne, sendsPerName, sleep, watchPages } from "../support/fault-watch";
+import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
+import { type ReplicaSet, startReplicas } from "../support/replicas";
+
+// PostgreSQL broken under running replicas of the built server: stopped, a deliverer killed
+// or cut off, a table locked. Every enquiry answered 303 reaches the fake EmailJS exactly
+// once (one more at most per crash), and pages keep answering. Each test prints its figures.
+
+const test = replicaTest(fakeHostFor(3));
+const { expect } = test;
+test.describe.configure({ mode: "default", timeout: 180_000 });
+
+/** The leads `npm run leads -- --json` reads from the database, by name. */
+async function leadStates(databaseUrl: string, folder: string): Promise<Map<string, string[]>> {
+  const { stdout } = await leadsCli(join(folder, "operator"), ["--json"], { DATABASE_URL: databaseUrl });
+  const states = new Map<string, string[]>();
+  for (const line of stdout.split("\n").filter((text) => text.trim() !== "")) {
+    const lead = JSON.parse(line) as { name: string; state: string };
+    states.set(lead.name, [...(states.get(lead.name) ?? []), lead.state]);
+  }
+  return states;
+}
+
+/** Waits until no lead in the database is waiting for delivery. */
+async function expectNothingPending(databaseUrl: string, folder: string, timeout = 60_000) {
+  await expect
+    .poll(
+      async () => [...(await leadStates(databaseUrl, folder)).values()].flat().filter((s) => s === "pending"),
+      {
+        timeout,
+        intervals: [500],
+      },
+    )
+    .toEqual([]);
+}
+
+/** Lines of a server's log that start with `prefix` and contain `text`. */
+function logLines(output: string, prefix: string, text: RegExp): string[] {
+  return output.split("\n").filter((line) => line.startsWith(prefix) && text.test(line));
+}
+
+test("PostgreSQL stopped for 6 s in the middle of a stream of enquiries: 303 only once kept or sent, each delivered once, pages answer", async ({
+  fake,
+  folder,
+  databaseUrl,
+  postgres,
+  serverNode,
+}, testInfo) => {
+  const set = await startReplicas({ count: 1, databaseUrl, fake, folder, node: serverNode });
+  const server = set.replicas[0]?.server;
+  if (!server) throw new Error("no replica");
+  try {
+    // EmailJS fails at first: what the store keeps waits, what it cannot keep cannot be sent.
+    fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
+    const pages = watchPages(server.url);
+    const stream = enquiryStream(server.url, "Outage");
+    const count = (outcomes: typeof stream.outcomes, kind: string) =>
+      outcomes.filter((outcome) => outcome.kind === kind).length;
+    await expect.poll(() => count(stream.outcomes, "sent"), { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
+
+    const downAt = Date.now();
+    await postgres.stop();
+    // With neither the database nor EmailJS: the failure notice, fields kept.
+    await expect
+      .poll(() => count(stream.since(downAt), "failure notice"), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(3);
+    // EmailJS back while the database is still down: enquiries go to EmailJS directly. From
+    // here on the fake records only what it accepted.
+    const emailJsBackAt = Date.now();
+    fake.reset();
+    await expect
+      .poll(() => count(stream.since(emailJsBackAt), "sent"), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(3);
+    // The outage lasts 6 s: the fault itself, not a wait for a state.
+    await sleep(Math.max(0, downAt + 6_000 - Date.now()));
+    const upAt = Date.now();
+    await postgres.start();
+    await expect.poll(() => count(stream.since(upAt), "sent"), { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
+    const outcomes = await stream.stop();
+
+    expect(
+      outcomes.filter((outcome) => outcome.kind === "other").map((o) => `${o.status} ${o.name}`),
+    ).toEqual([]);
+    expect(outcomes.filter((outcome) => outcome.kind === "failure notice" && !outcome.fieldsKept)).toEqual(
+      [],
+    );
+    const answered = outcomes.filter((outcome) => outcome.kind === "sent").map((outcome) => outcome.name);
+    const refused = outcomes
+      .filter((outcome) => outcome.kind === "failure notice")
+      .map((outcome) => outcome.name);
+    await expect
+      .poll(() => answered.filter((name) => requestsFor(fake, name).length === 0), {
+        timeout: 90_000,
+        intervals: [250],
+      })
+      .toEqual([]);
+    const deliveredAt = Date.now();
+    await expectNothingPending(databaseUrl, folder);
+    const sends = sendsPerName(fake, answered);
+    expect(sends).toEqual(answered.map(() => 1));
+    // A failure notice means nothing was kept: it never reaches EmailJS later.
+    expect(sendsPerName(fake, refused)).toEqual(refused.map(() => 0));
+    const stored = await leadStates(databaseUrl, folder);
+    expect(refused.filter((name) => stored.has(name))).toEqual([]);
+
+    const watched = await pages.stop();
+    const output = server.output();
+    expect(logLines(output, "database:", /unreachable/)).toHaveLength(1);
+    expect(logLines(output, "database:", /reachable again/)).toHaveLength(1);
+    figures(
+      testInfo,
+      "database outage",
+      `${outcomes.length} enquiries: ${answered.length} answered 303 (${stored.size} kept, ${answered.length - [...stored.keys()].filter((name) => answered.includes(name)).length} sent directly), ` +
+        `${refused.length} failure notices; sends per lead max ${Math.max(...sends)}; every 303 delivered ${((deliveredAt - upAt) / 1000).toFixed(1)} s after PostgreSQL was back; ` +
+        `slowest page ${watched.slowestMs} ms of ${watched.requests} (${((watched.slowestAt - downAt) / 1000).toFixed(1)} s after the stop, PostgreSQL back at ${((upAt - downAt) / 1000).toFixed(1)} s); ` +
+        `slowest enquiry answer ${Math.max(...outcomes.map((o) => o.ms))} ms`,
+    );
+    expect(watched.failures).toEqual([]);
+    expect(watched.slowestMs).toBeLessThan(2_000);
+  } finally {
+    await postgres.start();
+    await set.stop();
+    writeFileSync(testInfo.outputPath("server.log"), server.output());
+  }
+});
+
+/** Two replicas; one enquiry whose send to EmailJS hangs; resolves with the replica sending it. */
+async function hangingSend(
+  set: ReplicaSet,
+  fake: Parameters<typeof startReplicas>[0]["fake"],
+  label: string,
+) {
+  fake.respondWith({ kind: "hang" });
+  const url = set.replicas[0]?.server.url ?? "";
+  const outcome = await postOne(url, `${label} ${Date.now().toString(36)}`);
+  expect(outcome.status).toBe(303);
+  await expect.poll(() => requestsFor(fake, outcome.name).length, { timeout: 30_000 }).toBe(1);
+  const first = requestsFor(fake, outcome.name)[0];
+  if (!first) throw new Error("no send");
+  const sender = set.replicas.find((replica) => replica.name === set.sentBy(first));
+  if (!sender) throw new Error(`unknown sender ${set.sentBy(first)}`);
+  return { name: outcome.name, sender };
+}
+
+test("the deliverer's replica SIGKILLed during a send: another replica delivers the lead, at most once more", async ({
+  fake,
+  folder,
+  databaseUrl,
+  serverNode,
+}, testInfo) => {
+  const set = await startReplicas({ count: 2, databaseUrl, fake, folder, node: serverNode });
+  try {
+    const { name, sender } = await hangingSend(set, fake, "Killed deliverer");
+    sender.server.process.kill("SIGKILL");
+    const killedAt = Date.now();
+    const hungSends = requestsFor(fake, name).length;
+    fake.reset();
+    await expect.poll(() => requestsFor(fake, name).length, { timeout: 90_000, intervals: [250] }).toBe(1);
+    const recovered = ((Date.now() - killedAt) / 1000).toFixed(1);
+    await expectNothingPending(databaseUrl, folder);
+    const [delivery] = requestsFor(fake, name);
+    expect(delivery && set.sentBy(delivery)).not.toBe(sender.name);
+    expect(requestsFor(fake, name)).toHaveLength(1);
+    figures(
+      testInfo,
+      "deliverer killed",
+      `lead sent ${hungSends + 1} times in all (1 cut short by the kill, 1 delivered by another replica); delivered ${recovered} s after the kill`,
+    );
+  } finally {
+    await set.stop();
+  }
+});
+
+test("the deliverer's connection killed with pg_terminate_backend during a send: the lead is delivered, at most once more", async ({
+  fake,
+  folder,
+  databaseUrl,
+  postgres,
+  serverNode,
+}, testInfo) => {
+  const set = await startReplicas({ count: 2, databaseUrl, fake, folder, node: serverNode });
+  try {
+    const { name, sender } = await hangingSend(set, fake, "Cut deliverer");
+    const cut = await postgres.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+      [sender.name],
+    );
+    expect(cut.length).toBeGreaterThan(0);
+    const cutAt = Date.now();
+    const before = requestsFor(fake, name).length;
+    fake.reset();
+    await expect.poll(() => requestsFor(fake, name).length, { timeout: 90_000, intervals: [250] }).toBe(1);
+    const recovered = ((Date.now() - cutAt) / 1000).toFixed(1);
+    await expectNothingPending(databaseUrl, folder);
+    const [delivery] = requestsFor(fake, name);
+    expect(requestsFor(fake, name)).toHaveLength(1);
+    figures(
+      testInfo,
+      "deliverer cut off",
+      `${cut.length} connections of ${sender.name} terminated; lead sent ${before + 1} times in all, delivered by ${delivery ? set.sentBy(delivery) : "?"} ${recovered} s after the cut`,
+    );
+  } finally {
+    await set.stop();
+  }
+});
+
+test("the leads table locked for 10 s: pages answer, enquiries get their answer within the client's wait, each delivered once", async ({
+  fake,
+  folder,
+  databaseUrl,
+  serverNode,
+}, testInfo) => {
+  const set = await startReplicas({ count: 1, databaseUrl, fake, folder, node: serverNode });
+  const server = set.replicas[0]?.server;
+  if (!server) throw new Error("no replica");
+  const locker = new pg.Client({ connectionString: databaseUrl });
+  await locker.connect();
+  try {
+    await locker.query("BEGIN");
+    await locker.query("LOCK TABLE leads IN ACCESS EXCLUSIVE MODE");
+    const lockedAt = Date.now();
+    const pages = watchPages(server.url);
+    const outcomes = await Promise.all(
+      [1, 2, 3].map((index) => postOne(server.url, `Locked ${index} ${Date.now().toString(36)}`)),
+    );
+    // The lock is held 10 s: the fault itself.
+    await sleep(Math.max(0, lockedAt + 10_000 - Date.now()));
+    await locker.query("COMMIT");
+    const watched = await pages.stop();
+
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe(303);
+      expect(outcome.ms).toBeLessThan(10_000);
+    }
+    const names = outcomes.map((outcome) => outcome.name);
+    await expect
+      .poll(() => names.filter((name) => requestsFor(fake, name).length === 0), { timeout: 60_000 })
+      .toEqual([]);
+    await expectNothingPending(databaseUrl, folder);
+    expect(sendsPerName(fake, names)).toEqual(names.map(() => 1));
+    figures(
+      testInfo,
+      "leads table locked",
+      `enquiries answered 303 in ${outcomes.map((outcome) => outcome.ms).join(", ")} ms; slowest page ${watched.slowestMs} ms of ${watched.requests}; sends per lead 1`,
+    );
+    expect(watched.failures).toEqual([]);
+    expect(watched.slowestMs).toBeLessThan(2_000);
+  } finally {
+    await locker.end();
+    await set.stop();
+    writeFileSync(testInfo.outputPath("server.log"), server.output());
+  }
+});

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { freePort } from "../../scripts/lib/server-process";
+
+// Every npm script the README names, started the way an operator starts it, so a script that
+// no longer starts (a missing module, a broken import alias) fails CI. The long-running ones
+// answer `--help` once everything they import has loaded; the others run against an empty
+// data folder; `npm start` serves until it is stopped.
+
+test.describe.configure({ timeout: 120_000 });
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function spawnNpm(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn("npm", args, {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group: whatever npm started goes with it if the test fails.
+    detached: true,
+  });
+}
+
+async function runNpm(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawnNpm(args, env);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stdout, stderr };
+}
+
+let folder: string;
+test.beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), "npm-scripts-"));
+});
+test.afterEach(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
+
+for (const script of ["load-test", "bench", "bench:enquiry", "bench:replicas"]) {
+  test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {
+    const run = await runNpm(["run", "-s", script, "--", "--help"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`usage: npm run ${script}`);
+  });
+}
+
+test("npm run leads lists an empty store", async () => {
+  const run = await runNpm(["run", "-s", "leads"], { ENQUIRY_STORE_DIR: folder });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain("No leads in");
+});
+
+test("npm run vitals summarises an empty folder", async () => {
+  const run = await runNpm(["run", "-s", "vitals"], { ENQUIRY_STORE_DIR: folder });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stderr).toContain("No field metrics in");
+});
+
+test("npm start serves /healthz and stops on SIGTERM", async () => {
+  const port = await freePort();
+  const child = spawnNpm(["start"], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    ENQUIRY_STORE_DIR: folder,
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = once(child, "exit");
+  try {
+    await expect
+      .poll(
+        async () => {
+          try {
+            return (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
+          } catch {
+            return 0;
+          }
+        },
+        { timeout: 60_000, message: output },
+      )
+      .toBe(200);
+    child.kill("SIGTERM");
+    await exited;
+    await expect
+      .poll(() =>
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          () => "serving",
+          () => "stopped",
+        ),
+      )
+      .toBe("stopped");
+  } finally {
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // the group has exited already
+    }
+  }
+});

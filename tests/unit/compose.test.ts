@@ -1,0 +1,34 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+const readme = readFileSync("README.md", "utf8");
+const nginx = readFileSync("deploy/nginx.conf", "utf8");
+const compose = readFileSync("compose.yaml", "utf8");
+
+/** The settings of a piece of nginx configuration: its lines without comments, blank lines or braces alone. */
+function settings(text: string): string[] {
+  return text
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "" && !line.startsWith("#") && line !== "}");
+}
+
+describe("compose.yaml and deploy/nginx.conf", () => {
+  it("proxy, cache and key every request as the README's nginx does", () => {
+    const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const location = /location \/ \{\n([\s\S]*?)\n {4}\}/.exec(block)?.[1] ?? "";
+    const map = /map \$args[\s\S]*?\n\}/.exec(block)?.[0] ?? "";
+    const cachePath = block.split("\n").find((line) => line.startsWith("proxy_cache_path")) ?? "";
+    const expected = [...settings(location), ...settings(map), cachePath];
+    expect(expected.length).toBeGreaterThan(10);
+    const ours = new Set(settings(nginx));
+    expect(expected.filter((line) => !ours.has(line))).toEqual([]);
+  });
+
+  it("trusts X-Forwarded-For from nginx's own address only", () => {
+    const trusted = /TRUST_PROXY: (\S+)/.exec(compose)?.[1];
+    const nginxAddress = /ipv4_address: (\S+)/.exec(compose)?.[1];
+    expect(trusted).toBeDefined();
+    expect(trusted).toBe(nginxAddress);
+  });
+});
