@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { root } from "./lib/server.js";
 
 const HINT = "//# allFunctionsCalledOnLoad\n";
-/** Smaller scripts compile in well under a millisecond: the hint would cost more bytes than it saves. */
-const MIN_BYTES = 10 * 1024;
+/** React DOM and Remix's shared chunk only: the route and lazy chunks compile in a few milliseconds each. */
+const MIN_BYTES = 100 * 1024;
 
 function scriptsIn(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
