@@ -4,9 +4,6 @@ import type { VitalsRecord } from "~/vitals/metrics";
 import { RETENTION_MS, type VitalsStore } from "~/vitals/store.server";
 import { isVitalsRecord } from "~/vitals/summary";
 
-/** The device's coarse, anonymous capacity, when the beacon reports it (nullable columns). */
-type StoredRecord = VitalsRecord & { cores?: number | null; memoryGb?: number | null };
-
 /** How long a beacon's answer waits for its rows; a beacon is never retried, so late rows still land. */
 const APPEND_WAIT_MS = 2_000;
 
@@ -19,7 +16,7 @@ const APPEND_WAIT_MS = 2_000;
 export function createDatabaseVitalsStore(database: Database, log = console.error): VitalsStore {
   let failing = false;
   return {
-    async append(records: StoredRecord[]) {
+    async append(records: VitalsRecord[]) {
       if (records.length === 0) return true;
       if (database.state().status !== "ok") return false;
       const values: unknown[] = [];
@@ -32,8 +29,8 @@ export function createDatabaseVitalsStore(database: Database, log = console.erro
           record.metric,
           record.value,
           record.rating,
-          record.cores ?? null,
-          record.memoryGb ?? null,
+          record.cores,
+          record.memoryGb,
         );
         const first = index * 9;
         return `(${Array.from({ length: 9 }, (_, column) => `$${first + column + 1}`).join(", ")})`;
@@ -68,7 +65,7 @@ export function createDatabaseVitalsStore(database: Database, log = console.erro
 }
 
 /** Every stored metric since `since`, for the summary (`npm run vitals`). */
-export async function readDatabaseRecords(database: Database, since: Date): Promise<StoredRecord[]> {
+export async function readDatabaseRecords(database: Database, since: Date): Promise<VitalsRecord[]> {
   const { rows } = await database.query<{
     at: Date;
     route: string;
@@ -83,9 +80,9 @@ export async function readDatabaseRecords(database: Database, since: Date): Prom
     "SELECT at, route, device, nav, metric, value, rating, cores, memory_gb FROM vitals WHERE at >= $1 ORDER BY at",
     [since.toISOString()],
   );
-  const records: StoredRecord[] = [];
+  const records: VitalsRecord[] = [];
   for (const { at, memory_gb, ...row } of rows) {
-    const record = { ...row, at: at.toISOString(), memoryGb: memory_gb } as Partial<StoredRecord>;
+    const record = { ...row, at: at.toISOString(), memoryGb: memory_gb } as Partial<VitalsRecord>;
     if (isVitalsRecord(record)) records.push(record);
   }
   return records;

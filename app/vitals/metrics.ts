@@ -27,6 +27,14 @@ export type NavigationType = (typeof NAVIGATION_TYPES)[number];
 export const DEVICE_CLASSES = ["mobile", "tablet", "desktop"] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
+/** `navigator.hardwareConcurrency`, rounded down to one of these (logical cores). */
+export const CORE_BUCKETS = [1, 2, 4, 8, 16] as const;
+export type CoreBucket = (typeof CORE_BUCKETS)[number];
+
+/** `navigator.deviceMemory` as Chromium reports it (GiB, rounded down to a power of two, capped at 8). */
+export const MEMORY_BUCKETS = [0.25, 0.5, 1, 2, 4, 8] as const;
+export type MemoryBucket = (typeof MEMORY_BUCKETS)[number];
+
 /** The site's pages (the sitemap's paths) and "404" for every path no page claims. */
 export const VITALS_ROUTES = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "404"] as const;
 export type VitalsRoute = (typeof VITALS_ROUTES)[number];
@@ -66,6 +74,9 @@ export interface Beacon {
   route: VitalsRoute;
   device: DeviceClass;
   navigationType: NavigationType;
+  /** Null where the browser does not say (deviceMemory is Chromium's only). */
+  cores: CoreBucket | null;
+  memoryGb: MemoryBucket | null;
   metrics: BeaconMetric[];
 }
 
@@ -76,6 +87,8 @@ export interface VitalsRecord {
   route: VitalsRoute;
   device: DeviceClass;
   nav: NavigationType;
+  cores: CoreBucket | null;
+  memoryGb: MemoryBucket | null;
   metric: MetricName;
   value: number;
   rating: Rating;
@@ -99,4 +112,43 @@ export function rate(name: MetricName, value: number): Rating {
   const [good, poor] = THRESHOLDS[name];
   if (value <= good) return "good";
   return value <= poor ? "needs-improvement" : "poor";
+}
+
+/** The largest bucket at or below `value`; null when there is none (absent, zero, not a number). */
+function bucketOf<T extends number>(buckets: readonly T[], value: unknown): T | null {
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  return buckets.filter((bucket) => bucket <= value).at(-1) ?? null;
+}
+
+/** Coarse, anonymous: a 6-core phone counts as 4, a 12-core laptop as 8. */
+export function coresBucketOf(hardwareConcurrency: unknown): CoreBucket | null {
+  return bucketOf(CORE_BUCKETS, hardwareConcurrency);
+}
+
+/** What the browser reports, kept within the buckets (a browser reporting more than 8 GiB counts as 8). */
+export function memoryBucketOf(deviceMemory: unknown): MemoryBucket | null {
+  return bucketOf(MEMORY_BUCKETS, deviceMemory);
+}
+
+export const DEVICE_TIERS = ["low-end", "other", "unknown"] as const;
+export type DeviceTier = (typeof DEVICE_TIERS)[number];
+
+/**
+ * The one definition of a low-end device: at most 4 logical cores or at most 2 GiB of memory.
+ * Chromium rounds memory down to a power of two, so "2" is any phone with less than 4 GB: the
+ * entry-level Android phones most of our visitors in India carry, whose eight slow cores
+ * would otherwise pass for a laptop's. Four cores or fewer is an older or cheaper phone, or
+ * an old laptop, where a page's JavaScript queues on one slow main thread. Either signal is
+ * enough; a device that reports neither (Safari and Firefox report no memory, lines stored
+ * before these fields existed have neither) is "unknown" rather than guessed.
+ */
+export function deviceTierOf({
+  cores,
+  memoryGb,
+}: {
+  cores: CoreBucket | null;
+  memoryGb: MemoryBucket | null;
+}): DeviceTier {
+  if ((cores !== null && cores <= 4) || (memoryGb !== null && memoryGb <= 2)) return "low-end";
+  return cores === null && memoryGb === null ? "unknown" : "other";
 }

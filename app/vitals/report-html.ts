@@ -2,6 +2,7 @@ import { METRIC_NAMES, type MetricName, rate, THRESHOLDS } from "~/vitals/metric
 import {
   formatValue,
   histogram,
+  type MetricSummary,
   percentile,
   RATING_LABELS,
   type Summary,
@@ -77,18 +78,31 @@ svg{width:100%;height:auto;font-size:11px;font-family:system-ui,sans-serif}
 figure{margin:1rem 0}figcaption{font-size:.9rem;color:#444}
 `;
 
+/** Rows of route, one grouping column, metric, p75, rating and samples. */
+function table(
+  column: string,
+  groups: readonly { route: string; by: string; metrics: readonly MetricSummary[] }[],
+) {
+  const rows = groups.flatMap((group) =>
+    group.metrics.map(
+      (metric) =>
+        `<tr><td>${escapeHtml(group.route)}</td><td>${group.by}</td><td>${metric.metric}</td><td class="n">${escapeHtml(formatValue(metric.metric, metric.p75))}</td><td class="${metric.rating}">${RATING_LABELS[metric.rating]}</td><td class="n">${metric.samples}</td></tr>`,
+    ),
+  );
+  return `<table><thead><tr><th scope="col">route</th><th scope="col">${column}</th><th scope="col">metric</th><th scope="col" class="n">p75</th><th scope="col">rating</th><th scope="col" class="n">samples</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+}
+
 /** The summary as one self-contained HTML page: inline CSS and SVG, no script, nothing fetched. */
 export function renderReport(summary: Summary): string {
   const day = (date: Date) => date.toISOString().slice(0, 10);
-  const rows = summary.groups.flatMap((group) =>
-    group.metrics.map(
-      (metric) =>
-        `<tr><td>${escapeHtml(group.route)}</td><td>${group.device}</td><td>${metric.metric}</td><td class="n">${escapeHtml(formatValue(metric.metric, metric.p75))}</td><td class="${metric.rating}">${RATING_LABELS[metric.rating]}</td><td class="n">${metric.samples}</td></tr>`,
-    ),
-  );
-  const table =
-    rows.length > 0
-      ? `<table><thead><tr><th scope="col">route</th><th scope="col">device</th><th scope="col">metric</th><th scope="col" class="n">p75</th><th scope="col">rating</th><th scope="col" class="n">samples</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+  const byDevice = summary.groups.map((group) => ({ ...group, by: group.device }));
+  const byTier = summary.tiers.map((group) => ({ ...group, by: group.tier }));
+  const tables =
+    byDevice.length > 0
+      ? `${table("device", byDevice)}
+<h2>Low-end devices and the others</h2>
+<p>INP and LCP on low-end devices (at most 4 cores or at most 2 GB of memory) and the others; unknown: the browser reported neither.</p>
+${table("devices", byTier)}`
       : "<p>No samples in this period.</p>";
   const charts = METRIC_NAMES.map(
     (metric) =>
@@ -100,7 +114,7 @@ export function renderReport(summary: Summary): string {
 <title>Field metrics ${day(summary.from)} to ${day(summary.to)}</title><style>${STYLE}</style></head>
 <body><h1>Field metrics, ${day(summary.from)} to ${day(summary.to)}</h1>
 <p>${summary.samples} samples over 28 days. The 75th percentile (nearest rank) per route and device class, rated by Google's thresholds.</p>
-${table}
+${tables}
 ${charts.join("\n")}
 </body></html>
 `;

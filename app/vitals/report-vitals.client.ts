@@ -1,5 +1,12 @@
 import { type MetricType, onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";
-import { type Beacon, deviceClassOf, routeOf, VITALS_ENDPOINT } from "~/vitals/metrics";
+import {
+  type Beacon,
+  coresBucketOf,
+  deviceClassOf,
+  memoryBucketOf,
+  routeOf,
+  VITALS_ENDPOINT,
+} from "~/vitals/metrics";
 
 /**
  * Collects the page view's Core Web Vitals and sends them in ONE beacon the first time the
@@ -10,6 +17,9 @@ import { type Beacon, deviceClassOf, routeOf, VITALS_ENDPOINT } from "~/vitals/m
 export function reportVitals(): void {
   const route = routeOf(window.location.pathname);
   const device = deviceClassOf(window.innerWidth);
+  // Coarse buckets only, so they tell a budget phone from a laptop and nobody apart.
+  const cores = coresBucketOf(navigator.hardwareConcurrency);
+  const memoryGb = memoryBucketOf((navigator as Navigator & { deviceMemory?: number }).deviceMemory);
   let metrics = new Map<MetricType["name"], MetricType>();
   let sent = false;
 
@@ -45,6 +55,8 @@ export function reportVitals(): void {
       route,
       device,
       navigationType: first.navigationType,
+      cores,
+      memoryGb,
       metrics: list.map((metric) => ({
         name: metric.name,
         value: metric.name === "CLS" ? Math.round(metric.value * 10_000) / 10_000 : Math.round(metric.value),

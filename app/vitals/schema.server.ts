@@ -1,8 +1,10 @@
 import * as z from "zod";
 import {
   type Beacon,
+  CORE_BUCKETS,
   DEVICE_CLASSES,
   MAX_VALUES,
+  MEMORY_BUCKETS,
   METRIC_NAMES,
   NAVIGATION_TYPES,
   RATINGS,
@@ -20,12 +22,22 @@ const metricSchema = z
     path: ["value"],
   });
 
-/** One beacon: strict (no unknown keys), each metric at most once. */
+/** Exactly one of `values` (a number, not a string), or null. */
+const oneOf = <T extends number>(values: readonly T[]) =>
+  z.custom<T>((value) => values.some((allowed) => allowed === value)).nullable();
+
+/**
+ * One beacon: strict (no unknown keys), each metric at most once. The device's cores and
+ * memory must be one of their buckets or null; a beacon from a page of an earlier build,
+ * which sends neither, is stored with both null.
+ */
 export const beaconSchema = z
   .strictObject({
     route: z.enum(VITALS_ROUTES),
     device: z.enum(DEVICE_CLASSES),
     navigationType: z.enum(NAVIGATION_TYPES),
+    cores: oneOf(CORE_BUCKETS).default(null),
+    memoryGb: oneOf(MEMORY_BUCKETS).default(null),
     metrics: z.array(metricSchema).min(1).max(METRIC_NAMES.length),
   })
   .refine((beacon) => new Set(beacon.metrics.map((metric) => metric.name)).size === beacon.metrics.length, {

@@ -25,6 +25,8 @@ export function recordsOf(beacon: Beacon, received: Date): VitalsRecord[] {
     route: beacon.route,
     device: beacon.device,
     nav: beacon.navigationType,
+    cores: beacon.cores,
+    memoryGb: beacon.memoryGb,
     metric: metric.name,
     value: metric.value,
     rating: rate(metric.name, metric.value),

@@ -1,5 +1,10 @@
 import {
+  CORE_BUCKETS,
   DEVICE_CLASSES,
+  DEVICE_TIERS,
+  type DeviceTier,
+  deviceTierOf,
+  MEMORY_BUCKETS,
   METRIC_NAMES,
   type MetricName,
   NAVIGATION_TYPES,
@@ -25,13 +30,17 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank - 1] as number;
 }
 
-/** The stored lines that are well-formed records; anything else (a torn last line) is skipped. */
+/**
+ * The stored lines that are well-formed records; anything else (a torn last line) is skipped.
+ * Lines stored before the device's cores and memory were recorded read with both null.
+ */
 export function parseRecords(text: string): VitalsRecord[] {
   const records: VitalsRecord[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     try {
-      const record = JSON.parse(line) as Partial<VitalsRecord>;
+      const parsed = JSON.parse(line) as Partial<VitalsRecord>;
+      const record = { ...parsed, cores: parsed.cores ?? null, memoryGb: parsed.memoryGb ?? null };
       if (isVitalsRecord(record)) records.push(record);
     } catch {
       // A line torn by a crash: the rest of the file is still good.
@@ -50,8 +59,19 @@ export function isVitalsRecord(record: Partial<VitalsRecord>): record is VitalsR
     NAVIGATION_TYPES.some((nav) => nav === record.nav) &&
     METRIC_NAMES.some((name) => name === record.metric) &&
     typeof record.value === "number" &&
-    Number.isFinite(record.value)
+    Number.isFinite(record.value) &&
+    (record.cores === null || CORE_BUCKETS.some((cores) => cores === record.cores)) &&
+    (record.memoryGb === null || MEMORY_BUCKETS.some((memory) => memory === record.memoryGb))
   );
+}
+
+/** The metrics compared between low-end and other devices: loading and responsiveness. */
+export const TIER_METRICS = ["INP", "LCP"] as const satisfies readonly MetricName[];
+
+export interface TierSummary {
+  route: VitalsRecord["route"];
+  tier: DeviceTier;
+  metrics: MetricSummary[];
 }
 
 export interface MetricSummary {
@@ -73,6 +93,8 @@ export interface Summary {
   samples: number;
   /** Per route (the site's order) and device class (mobile first), groups with samples only. */
   groups: GroupSummary[];
+  /** Per route and device tier (low-end, other, unknown: `deviceTierOf`), INP and LCP only. */
+  tiers: TierSummary[];
   /** Every value in the window per metric, all routes and devices together. */
   values: Record<MetricName, number[]>;
 }
@@ -108,7 +130,19 @@ export function summarise(records: readonly VitalsRecord[], now: Date): Summary 
       groups.push({ route, device, metrics });
     }
   }
-  return { from, to: now, samples: recent.length, groups, values };
+  const tiers: TierSummary[] = [];
+  for (const route of VITALS_ROUTES) {
+    for (const tier of DEVICE_TIERS) {
+      const inGroup = recent.filter((record) => record.route === route && deviceTierOf(record) === tier);
+      const metrics: MetricSummary[] = [];
+      for (const name of TIER_METRICS) {
+        const sample = inGroup.filter((record) => record.metric === name).map((record) => record.value);
+        if (sample.length > 0) metrics.push(summariseMetric(name, sample));
+      }
+      if (metrics.length > 0) tiers.push({ route, tier, metrics });
+    }
+  }
+  return { from, to: now, samples: recent.length, groups, tiers, values };
 }
 
 /** A value as the operator reads it: CLS unitless to three places, the rest in whole ms. */
@@ -137,12 +171,38 @@ export function formatSummary(summary: Summary): string {
     "75th percentile (nearest rank) per route and device class; ratings by Google's thresholds.",
   ];
   if (summary.groups.length === 0) return [...header, "", "No samples in this period."].join("\n");
-  const rows = [["route", "device", "metric", "p75", "rating", "samples"]];
-  for (const group of summary.groups) {
+  const byDevice = table(
+    "device",
+    summary.groups.map((group) => ({ route: group.route, by: group.device, metrics: group.metrics })),
+  );
+  const byTier = table(
+    "devices",
+    summary.tiers.map((group) => ({ route: group.route, by: group.tier, metrics: group.metrics })),
+  );
+  return [
+    ...header,
+    "",
+    ...byDevice,
+    "",
+    "INP and LCP on low-end devices (at most 4 cores or at most 2 GB of memory) and the others; unknown: the browser reported neither.",
+    "",
+    ...byTier,
+    "",
+    ...METRIC_NAMES.map((name) => `${name}: ${thresholdText(name)}`),
+  ].join("\n");
+}
+
+/** Rows of route, one grouping column, metric, p75, rating and samples, aligned. */
+function table(
+  column: string,
+  groups: readonly { route: string; by: string; metrics: readonly MetricSummary[] }[],
+): string[] {
+  const rows = [["route", column, "metric", "p75", "rating", "samples"]];
+  for (const group of groups) {
     for (const metric of group.metrics) {
       rows.push([
         group.route,
-        group.device,
+        group.by,
         metric.metric,
         formatValue(metric.metric, metric.p75),
         RATING_LABELS[metric.rating],
@@ -150,17 +210,14 @@ export function formatSummary(summary: Summary): string {
       ]);
     }
   }
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  const lines = rows.map((row) =>
+  const widths = rows[0]?.map((_, index) => Math.max(...rows.map((row) => row[index]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
     row
-      .map((cell, column) =>
-        column >= 3 && column !== 4 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      .map((cell, index) =>
+        index >= 3 && index !== 4 ? cell.padStart(widths[index] ?? 0) : cell.padEnd(widths[index] ?? 0),
       )
       .join("  ")
       .trimEnd(),
-  );
-  return [...header, "", ...lines, "", ...METRIC_NAMES.map((name) => `${name}: ${thresholdText(name)}`)].join(
-    "\n",
   );
 }
 

@@ -22,7 +22,12 @@ export function ensureBuild() {
   if (buildOutputs.every((output) => existsSync(join(root, output)))) return;
   console.log("No build found: building the site first (remix build, then the operator commands).");
   const remix = join(dirname(require.resolve("@remix-run/dev/package.json")), "dist", "cli.js");
-  for (const args of [[remix, "build"], [join(root, "scripts", "build-commands.js")]]) {
+  const steps = [
+    [remix, "build"],
+    [join(root, "scripts", "compile-hints.js")],
+    [join(root, "scripts", "build-commands.js")],
+  ];
+  for (const args of steps) {
     // A production build whoever calls: vite-node (the bench, the load test) sets NODE_ENV=development.
     const env = { ...process.env, NODE_ENV: "production" };
     const build = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env });

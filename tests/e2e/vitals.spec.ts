@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { coresBucketOf, memoryBucketOf } from "~/vitals/metrics";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
@@ -106,6 +107,10 @@ test.describe("in the browser", () => {
     await expect.poll(() => page.evaluate(() => performance.getEntriesByType("first-input").length)).toBe(1);
     expect(requests.beacons()).toEqual([]);
     expect(stored()).toEqual([]);
+    const device = await page.evaluate(() => ({
+      cores: navigator.hardwareConcurrency,
+      memory: (navigator as Navigator & { deviceMemory?: number }).deviceMemory,
+    }));
 
     await page.goto("about:blank");
     await expect
@@ -117,8 +122,24 @@ test.describe("in the browser", () => {
       .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
     const lines = stored();
     for (const line of lines) {
-      expect(Object.keys(line).sort()).toEqual(["at", "device", "metric", "nav", "rating", "route", "value"]);
-      expect(line).toMatchObject({ route: "/", device: "desktop", nav: "navigate" });
+      expect(Object.keys(line).sort()).toEqual([
+        "at",
+        "cores",
+        "device",
+        "memoryGb",
+        "metric",
+        "nav",
+        "rating",
+        "route",
+        "value",
+      ]);
+      expect(line).toMatchObject({
+        route: "/",
+        device: "desktop",
+        nav: "navigate",
+        cores: coresBucketOf(device.cores),
+        memoryGb: memoryBucketOf(device.memory),
+      });
       expect(line.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z$/);
     }
     const lcp = lines.find((line) => line.metric === "LCP");

@@ -109,6 +109,8 @@ const beacon: Beacon = {
   route: "/",
   device: "mobile",
   navigationType: "navigate",
+  cores: null,
+  memoryGb: null,
   metrics: [
     { name: "LCP", value: 2100, rating: "good" },
     { name: "INP", value: 180, rating: "good" },
@@ -127,11 +129,7 @@ describe("field metrics with DATABASE_URL", () => {
     expect(
       await b.append(
         recordsOf({ ...beacon, metrics: [{ name: "LCP", value: 3900, rating: "good" }] }, now).map(
-          (record) => ({
-            ...record,
-            cores: 4,
-            memoryGb: 2,
-          }),
+          (record) => ({ ...record, cores: 4 as const, memoryGb: 2 as const }),
         ),
       ),
     ).toBe(true);

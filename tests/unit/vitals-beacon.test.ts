@@ -2,13 +2,22 @@ import { describe, expect, it } from "vitest";
 import { seo } from "~/content/seo";
 import { parseEnv } from "~/env.server";
 import { readJsonBody } from "~/vitals/body.server";
-import { deviceClassOf, routeOf, VITALS_ROUTES } from "~/vitals/metrics";
+import {
+  coresBucketOf,
+  deviceClassOf,
+  deviceTierOf,
+  memoryBucketOf,
+  routeOf,
+  VITALS_ROUTES,
+} from "~/vitals/metrics";
 import { parseBeacon } from "~/vitals/schema.server";
 
 const valid = {
   route: "/",
   device: "mobile",
   navigationType: "navigate",
+  cores: 8,
+  memoryGb: 4,
   metrics: [
     { name: "LCP", value: 2100, rating: "good" },
     { name: "INP", value: 96, rating: "good" },
@@ -38,8 +47,31 @@ describe("the beacon schema", () => {
     ["an unknown navigation type", { navigationType: "teleport" }],
     ["an extra field", { userAgent: "Mozilla/5.0" }],
     ["an extra field in a metric", { metrics: [{ ...valid.metrics[0], id: "v5-1" }] }],
+    ["cores that are no bucket", { cores: 6 }],
+    ["cores as a string", { cores: "8" }],
+    ["cores over the largest bucket", { cores: 32 }],
+    ["cores as zero", { cores: 0 }],
+    ["memory that is no bucket", { memoryGb: 3 }],
+    ["memory as a string", { memoryGb: "4" }],
+    ["memory over 8 GB", { memoryGb: 16 }],
+    ["memory below 0.25 GB", { memoryGb: 0.125 }],
   ])("rejects %s", (_, change) => {
     expect(parseBeacon({ ...valid, ...change })).toBeNull();
+  });
+
+  it("takes unknown cores and memory as null, and a beacon of an earlier build without them", () => {
+    expect(parseBeacon({ ...valid, cores: null, memoryGb: null })).toEqual({
+      ...valid,
+      cores: null,
+      memoryGb: null,
+    });
+    const { cores: _cores, memoryGb: _memoryGb, ...earlier } = valid;
+    expect(parseBeacon(earlier)).toEqual({ ...earlier, cores: null, memoryGb: null });
+    expect(parseBeacon({ ...valid, cores: 1, memoryGb: 0.25 })).toEqual({
+      ...valid,
+      cores: 1,
+      memoryGb: 0.25,
+    });
   });
 
   it("rejects what is not an object", () => {
@@ -121,5 +153,27 @@ describe("the vitals settings", () => {
     const lines: string[] = [];
     expect(parseEnv({ VITALS_MAX_MB: "lots" }, (line) => lines.push(line)).VITALS_MAX_MB).toBe(10);
     expect(lines).toEqual([expect.stringMatching(/^config: VITALS_MAX_MB="lots" is invalid/)]);
+  });
+});
+
+describe("the device's cores, memory and tier", () => {
+  it("rounds cores down to 1, 2, 4, 8 or 16, and knows none where the browser says nothing", () => {
+    expect([1, 2, 3, 4, 6, 8, 12, 16, 64].map(coresBucketOf)).toEqual([1, 2, 2, 4, 4, 8, 8, 16, 16]);
+    expect([undefined, 0, 0.5, Number.NaN, "8"].map(coresBucketOf)).toEqual([null, null, null, null, null]);
+  });
+
+  it("keeps the memory the browser reports within 0.25 to 8 GB", () => {
+    expect([0.25, 0.5, 1, 2, 4, 8, 32].map(memoryBucketOf)).toEqual([0.25, 0.5, 1, 2, 4, 8, 8]);
+    expect([undefined, 0.1, "4"].map(memoryBucketOf)).toEqual([null, null, null]);
+  });
+
+  it("calls a device low-end with at most 4 cores or at most 2 GB, unknown when it says neither", () => {
+    expect(deviceTierOf({ cores: 8, memoryGb: 2 })).toBe("low-end");
+    expect(deviceTierOf({ cores: 4, memoryGb: 8 })).toBe("low-end");
+    expect(deviceTierOf({ cores: 4, memoryGb: null })).toBe("low-end");
+    expect(deviceTierOf({ cores: null, memoryGb: 1 })).toBe("low-end");
+    expect(deviceTierOf({ cores: 8, memoryGb: 4 })).toBe("other");
+    expect(deviceTierOf({ cores: 16, memoryGb: null })).toBe("other");
+    expect(deviceTierOf({ cores: null, memoryGb: null })).toBe("unknown");
   });
 });

@@ -17,6 +17,8 @@ const beacon: Beacon = {
   route: "/",
   device: "mobile",
   navigationType: "navigate",
+  cores: 4,
+  memoryGb: 2,
   metrics: [
     { name: "LCP", value: 2100, rating: "good" },
     { name: "CLS", value: 0.3, rating: "good" },
@@ -33,7 +35,7 @@ const lines = (file = VITALS_FILE) =>
   existsSync(join(dir, file)) ? readFileSync(join(dir, file), "utf8").trimEnd().split("\n") : [];
 
 describe("recordsOf", () => {
-  it("makes one line per metric: the hour, route, device and navigation, nothing about the visitor", () => {
+  it("makes one line per metric: the hour, route, device, navigation, cores and memory, nothing about the visitor", () => {
     const records = recordsOf(beacon, new Date("2025-06-20T10:42:17.123Z"));
     expect(records).toEqual([
       {
@@ -41,6 +43,8 @@ describe("recordsOf", () => {
         route: "/",
         device: "mobile",
         nav: "navigate",
+        cores: 4,
+        memoryGb: 2,
         metric: "LCP",
         value: 2100,
         rating: "good",
@@ -51,6 +55,8 @@ describe("recordsOf", () => {
         route: "/",
         device: "mobile",
         nav: "navigate",
+        cores: 4,
+        memoryGb: 2,
         metric: "CLS",
         value: 0.3,
         rating: "poor",

@@ -31,6 +31,8 @@ const record = (overrides: Partial<VitalsRecord>): VitalsRecord => ({
   route: "/",
   device: "mobile",
   nav: "navigate",
+  cores: 8,
+  memoryGb: 8,
   metric: "LCP",
   value: 1000,
   rating: "good",
@@ -95,7 +97,53 @@ describe("summarise", () => {
   });
 });
 
+describe("low-end devices and the others", () => {
+  const lowEnd = { cores: 8, memoryGb: 2 } as const;
+  const records = [
+    ...[300, 120, 250, 180].map((value) => record({ ...lowEnd, metric: "INP", value })),
+    ...[4100, 2000].map((value) => record({ ...lowEnd, value })),
+    ...[90, 60].map((value) => record({ metric: "INP", value })),
+    record({ value: 1200 }),
+    record({ cores: null, memoryGb: null, metric: "INP", value: 500 }),
+    record({ ...lowEnd, metric: "CLS", value: 0.5 }),
+  ];
+  const summary = summarise(records, now);
+
+  it("takes the p75 of INP and LCP per route for low-end, other and unknown devices", () => {
+    expect(summary.tiers.map((group) => `${group.route} ${group.tier}`)).toEqual([
+      "/ low-end",
+      "/ other",
+      "/ unknown",
+    ]);
+    expect(summary.tiers[0]?.metrics).toEqual([
+      { metric: "INP", p75: 250, rating: "needs-improvement", samples: 4 },
+      { metric: "LCP", p75: 4100, rating: "poor", samples: 2 },
+    ]);
+    const text = formatSummary(summary);
+    expect(text).toMatch(/^\/\s+low-end\s+INP\s+250 ms\s+needs improvement\s+4$/m);
+    expect(text).toMatch(/^\/\s+other\s+INP\s+90 ms\s+good\s+2$/m);
+    expect(text).toMatch(/^\/\s+unknown\s+INP\s+500 ms\s+needs improvement\s+1$/m);
+    expect(text).not.toMatch(/^\/\s+low-end\s+CLS/m);
+  });
+
+  it("shows them in the HTML report too", () => {
+    expect(renderReport(summary)).toContain(
+      '<td>/</td><td>low-end</td><td>INP</td><td class="n">250 ms</td>',
+    );
+  });
+});
+
 describe("parseRecords", () => {
+  it("reads lines stored before cores and memory were recorded, with both null", () => {
+    const { cores: _cores, memoryGb: _memoryGb, ...earlier } = record({});
+    expect(parseRecords(JSON.stringify(earlier))).toEqual([{ ...earlier, cores: null, memoryGb: null }]);
+  });
+
+  it("skips lines whose cores or memory are no bucket", () => {
+    expect(parseRecords(JSON.stringify({ ...record({}), cores: 6 }))).toEqual([]);
+    expect(parseRecords(JSON.stringify({ ...record({}), memoryGb: "4" }))).toEqual([]);
+  });
+
   it("keeps well-formed lines and skips torn or foreign ones", () => {
     const good = JSON.stringify(record({}));
     const text = [

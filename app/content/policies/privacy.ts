@@ -110,6 +110,7 @@ export const privacyPolicy: Policy = {
             "how long the server took to answer, how long the page took to show its first and its largest content, how much its layout shifted while loading, and how quickly it responded to your clicks, taps and key presses (the Core Web Vitals: TTFB, FCP, LCP, CLS and INP), each rated good, needs improvement or poor;",
             "whether the page was opened, reloaded or reached with the Back button;",
             "whether the browser window is phone-, tablet- or desktop-sized, judged from its width;",
+            "roughly how powerful the device is, as the browser reports it: its number of processor cores, rounded down to 1, 2, 4, 8 or 16, and its memory in one of six steps from 0.25 to 8 GB, so that we can see how fast the site is on budget phones;",
             "the hour in which the figures arrived.",
           ],
         },
