@@ -72,7 +72,7 @@ export function isConnectionError(error: unknown): boolean {
 /**
  * The PostgreSQL connection of one replica: a `pg` pool of DATABASE_POOL_SIZE connections, the
  * schema migrated at start, and its reachability said once when it changes (never the password).
- * TLS follows the URL's `sslmode` or the `PGSSLMODE`, `PGSSLROOTCERT`… variables, as libpq's.
+ * TLS follows the URL's `sslmode` (and `sslrootcert`) or the `PGSSLMODE` variable.
  */
 export function createDatabase(options: {
   url: string;

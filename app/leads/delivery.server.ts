@@ -1,3 +1,4 @@
+import { DatabaseUnavailableError } from "~/db/database.server";
 import type { LeadStore } from "~/leads/contract.server";
 import { type Lead, logLeadState } from "~/leads/lead";
 import { type DelivererLock, HEARTBEAT_MS } from "~/leads/lock.server";
@@ -88,7 +89,9 @@ export function createDelivery(options: {
 
   const lostLock = () => {
     owner = false;
-    log(`lead store: another process took over delivery from ${store.folder}; this one waits`);
+    log(
+      `lead store: this process no longer holds the delivery lock of ${store.folder} (another process took it, or its connection ended); it waits and delivers again once it holds it`,
+    );
   };
 
   async function send(lead: Lead, via: MailTransport) {
@@ -237,6 +240,8 @@ type Task = "send" | "lock" | "scan";
 function createFaultReport(store: LeadStore, log: (line: string) => void) {
   const lastReport = new Map<Task, string>();
   return (task: Task) => (error: unknown) => {
+    // The database says its own outage once when it starts and once when it ends.
+    if (error instanceof DatabaseUnavailableError) return;
     const line = `lead store: ${store.folder}: ${error instanceof Error ? error.message : String(error)}`;
     if (line !== lastReport.get(task)) log(line);
     lastReport.set(task, line);

@@ -1,4 +1,4 @@
-import type { Database } from "~/db/database.server";
+import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
 import { type LeadStore, StoreFullError } from "~/leads/contract.server";
@@ -61,6 +61,8 @@ export function createLeadService(
   let usable = true;
   let full = false;
   const markUsable = (now: boolean, cause?: unknown) => {
+    // An unreachable database is said by the database itself, once when it starts and once when it ends.
+    if (cause instanceof DatabaseUnavailableError) return;
     if (now === usable) return;
     usable = now;
     if (now) {
