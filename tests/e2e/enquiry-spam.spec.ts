@@ -446,7 +446,11 @@ test.describe("a person's data", () => {
       new Date(base + 10_000),
     );
     const other = seed(storeDir, { state: "inbox", enquiry: validEnquiry() }, new Date(base + 11_000));
-    const server = await startServer({ env: { ENQUIRY_STORE_DIR: storeDir } });
+    // A server without any EmailJS id files queued leads in its inbox; a partly configured one
+    // delivers nothing and leaves them pending, so every state stays in the folder meanwhile.
+    const server = await startServer({
+      env: { ENQUIRY_STORE_DIR: storeDir, EMAILJS_SERVICE_ID: "service_partial" },
+    });
     try {
       const byAddress = await leadsCli(storeDir, ["find", "meera.nair@example.IN", "--json"]);
       const found = byAddress.stdout
