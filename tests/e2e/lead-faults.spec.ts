@@ -21,6 +21,7 @@ import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts
 import { postEnquiry, readLeads, requestsFor, runLeadsCli, writeLeadFile } from "../../scripts/lib/leads";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
+import { sleep, watchPages as watchTargets } from "../support/fault-watch";
 import { test as base, expect } from "../support/fixtures";
 
 // The lead pipeline broken from its surroundings, as an outside test broke it: a full or
@@ -62,36 +63,15 @@ function needsRoot() {
   test.skip(!root && process.env.CI !== "true", "needs root (mount, unshare): CI runs these as root");
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Asks for the home page every 200 ms until stopped; the slowest answer is the figure. */
+/** The home page rendered for each request (a query of its own) every 200 ms; the slowest answer is the figure. */
 function watchPages(url: string) {
-  let running = true;
-  let slowestMs = 0;
-  let requests = 0;
-  const failures: string[] = [];
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${url}/?watch=${requests}`, { signal: AbortSignal.timeout(5_000) });
-        await response.arrayBuffer();
-        if (response.status !== 200) failures.push(`GET / answered ${response.status}`);
-      } catch (error) {
-        failures.push(String(error));
-      }
-      slowestMs = Math.max(slowestMs, performance.now() - started);
-      requests += 1;
-      await sleep(200);
-    }
-  })();
+  const pages = watchTargets(url, (request) => `/?watch=${request}`);
   return {
     async stop() {
-      running = false;
-      await loop;
+      const { requests, slowestMs, failures } = await pages.stop();
       expect(failures).toEqual([]);
       expect(slowestMs).toBeLessThan(2_000);
-      return { requests, slowestMs: Math.round(slowestMs) };
+      return { requests, slowestMs };
     },
   };
 }

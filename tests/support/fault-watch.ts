@@ -16,9 +16,10 @@ export interface PageWatch {
 /**
  * Asks for the home page every 200 ms until stopped, as visitors get it (the shared document,
  * answered from memory: it measures whether anything holds the server up, not how fast this
- * machine renders); the slowest answer is the figure.
+ * machine renders); the slowest answer is the figure. `target` names another request target
+ * per request, e.g. a query that makes each one a full render.
  */
-export function watchPages(url: string): PageWatch {
+export function watchPages(url: string, target: (request: number) => string = () => "/"): PageWatch {
   let running = true;
   let slowestMs = 0;
   let slowestAt = 0;
@@ -28,7 +29,7 @@ export function watchPages(url: string): PageWatch {
     while (running) {
       const started = performance.now();
       try {
-        const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(5_000) });
+        const response = await fetch(`${url}${target(requests)}`, { signal: AbortSignal.timeout(5_000) });
         await response.arrayBuffer();
         if (response.status !== 200) failures.push(`GET / answered ${response.status}`);
       } catch (error) {
