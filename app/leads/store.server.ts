@@ -12,7 +12,6 @@ import { createFolderScan } from "~/leads/folder-scan.server";
 import { createFolderView, type FolderView } from "~/leads/folder-view.server";
 import { createFolderWrites, fsyncFolder } from "~/leads/folder-writes.server";
 import { type Lead, leadFileName, logLeadState, newLead } from "~/leads/lead";
-import type { LeadSource } from "~/leads/source";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
