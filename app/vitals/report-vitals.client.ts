@@ -39,7 +39,11 @@ export function reportVitals(): void {
     metrics.set(metric.name, metric);
   };
   onLCP(record);
-  onINP(record);
+  // Every INP update, not only the final one: web-vitals handles an interaction's entries at
+  // the next idle moment, and when the page is hidden before then (a click that leaves the
+  // page) they land after its final report, which would then never come. The batch keeps
+  // the latest value, so the beacon still carries one INP.
+  onINP(record, { reportAllChanges: true });
   onCLS(record);
   onFCP(record);
   onTTFB(record);

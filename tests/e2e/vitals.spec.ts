@@ -152,6 +152,53 @@ test.describe("in the browser", () => {
     expect(stored()).toHaveLength(5);
   });
 
+  test("a click that leaves the page before the browser is idle still counts toward INP", async ({
+    page,
+    stored,
+  }) => {
+    const before = stored().length;
+    const requests = watchRequests(page);
+    await page.goto("/");
+    await waitForHydration(page);
+    await expect.poll(() => requests.reporter().length).toBe(1);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          performance.getEntriesByType("resource").some((entry) => entry.name.includes("report-vitals")),
+        ),
+      )
+      .toBe(true);
+    // The moment the browser hands the click's timing to observers (web-vitals' first, as it
+    // observed first), the page keeps its main thread busy and leaves: no idle moment comes
+    // between the interaction and the page being hidden, as when a visitor clicks a link away.
+    await page.evaluate(() => {
+      new PerformanceObserver((list, observer) => {
+        if (list.getEntries().length === 0) return;
+        observer.disconnect();
+        const channel = new MessageChannel();
+        const until = performance.now() + 5_000;
+        channel.port1.onmessage = () => {
+          const busyUntil = performance.now() + 20;
+          while (performance.now() < busyUntil);
+          if (performance.now() < until) channel.port2.postMessage(null);
+        };
+        channel.port2.postMessage(null);
+        window.location.assign("/cookie-policy");
+      }).observe({ type: "first-input" });
+    });
+    await page.getByRole("heading", { level: 1 }).click();
+    await page.waitForURL("**/cookie-policy");
+    await expect
+      .poll(() =>
+        stored()
+          .slice(before)
+          .filter((line) => line.route === "/")
+          .map((line) => line.metric)
+          .sort(),
+      )
+      .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
+  });
+
   test.describe("on a phone", () => {
     test.use({
       viewport: { width: 375, height: 812 },
