@@ -22,7 +22,7 @@ export default defineConfig<object, NodeLineOptions>({
   // a busy machine (a load of 10 and more on two cores) from failing tests that are merely slow.
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: [["list"]],
   use: {
     baseURL,
     trace: "on-first-retry",
