@@ -21,7 +21,8 @@ import { CACHE_CONTROL } from "~/http/cache-control";
 import type { Allowance } from "~/http/limits.server";
 import type { SpamReason } from "~/leads/lead";
 import type { LeadSource } from "~/leads/source";
-import { logMailFailure, type SendResult } from "~/mail/types";
+import { logMailFailure } from "~/mail/failures.server";
+import type { SendResult } from "~/mail/types";
 
 type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
 

@@ -4,7 +4,8 @@ import { type Lead, logLeadState } from "~/leads/lead";
 import { type DelivererLock, HEARTBEAT_MS } from "~/leads/lock.server";
 import { createOutcomeWriter, type OutcomeWriter } from "~/leads/outcomes.server";
 import { afterAttempt } from "~/leads/schedule";
-import { logMailFailure, type MailTransport } from "~/mail/types";
+import { logMailFailure } from "~/mail/failures.server";
+import type { MailTransport } from "~/mail/types";
 
 /** How often every process rereads the store (leads another process stored, operator retries). */
 export const SCAN_MS = 5_000;

@@ -1,5 +1,7 @@
 import { EmailJSResponseStatus, init, send } from "@emailjs/nodejs";
-import { describeCause, type MailTransport, type SendResult, toTemplateParams } from "~/mail/types";
+import { describeCause } from "~/mail/failures.server";
+import { toTemplateParams } from "~/mail/template-params";
+import type { MailTransport, SendResult } from "~/mail/types";
 
 export const EMAILJS_TIMEOUT_MS = 10_000;
 

@@ -5,7 +5,7 @@ import { captureSource } from "~/enquiry/source.server";
 import { MAX_LANDING_LENGTH, SOURCE_FIELDS } from "~/enquiry/source-fields";
 import { newLead, parseLead } from "~/leads/lead";
 import { clickIdOf, describeSource, MAX_SOURCE_PARAMETERS, parseLeadSource } from "~/leads/source";
-import { toTemplateParams } from "~/mail/types";
+import { toTemplateParams } from "~/mail/template-params";
 
 const SITE = "https://www.nirmaan.digital";
 

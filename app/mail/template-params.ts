@@ -1,0 +1,25 @@
+import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
+import { clickIdOf, describeSource, type LeadSource } from "~/leads/source";
+
+/**
+ * The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name` (docs/decisions.md §2),
+ * and where the lead came from: `source` (`google / cpc / spring-launch`, `linkedin.com (referral)`,
+ * `direct`) and `click_id` (`gclid=…`, or empty).
+ */
+export type TemplateParams = Enquiry & {
+  to_name: string;
+  from_name: string;
+  source: string;
+  click_id: string;
+};
+
+export function toTemplateParams(enquiry: Enquiry, recipient: string, source?: LeadSource): TemplateParams {
+  const fields = Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, enquiry[field]])) as Enquiry;
+  return {
+    to_name: recipient,
+    ...fields,
+    from_name: enquiry.name,
+    source: describeSource(source),
+    click_id: clickIdOf(source),
+  };
+}
