@@ -18,6 +18,7 @@ import { env } from "~/env.server";
 import { headScript } from "~/hydration/defer.server";
 import { organizationJsonLdScript } from "~/json-ld.server";
 import { useNonce } from "~/nonce";
+import type { RootData } from "~/root-data";
 import stylesheet from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -32,15 +33,13 @@ export const links: LinksFunction = () => [
 /** The layout renders only from its loader data: see the rule in ~/shared-documents/document-cache.server. */
 export const handle = { staticDocument: true };
 
-export async function loader(_: LoaderFunctionArgs) {
+export async function loader(_: LoaderFunctionArgs): Promise<RootData> {
   return { year: new Date().getFullYear(), siteUrl: env.SITE_URL };
 }
 
 export const shouldRevalidate = keepDataWhenTokenLeaves;
 
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
-
-export function useRootData(): RootLoaderData | undefined {
+export function useRootData(): RootData | undefined {
   return useRouteLoaderData<typeof loader>("root");
 }
 

@@ -2,14 +2,14 @@ import type { MetaFunction } from "@remix-run/node";
 import { PolicyBody, policySectionId } from "~/components/policy-body";
 import type { Policy } from "~/content/policies/types";
 import { site } from "~/content/site";
-import type { loader as rootLoader } from "~/root";
+import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
 
 /** The loader every policy route has: it returns the policy, so a fetcher can load it too. */
 type PolicyLoader = () => { policy: Policy };
 
 /** Title, description and canonical link of a policy page, from its loader's data. */
-export const policyMeta: MetaFunction<PolicyLoader, { root: typeof rootLoader }> = ({ data, matches }) => {
+export const policyMeta: MetaFunction<PolicyLoader, RootMatch> = ({ data, matches }) => {
   if (!data) return [{ title: `Something went wrong — ${site.name}` }];
   const root = matches.find((match) => match.id === "root")?.data;
   return buildMeta({

@@ -13,7 +13,7 @@ import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
 import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/landing-url";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
-import type { loader as rootLoader } from "~/root";
+import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
 
 /**
@@ -23,7 +23,7 @@ import { buildMeta } from "~/utils/meta";
  */
 export const handle = { staticDocument: true };
 
-export const meta: MetaFunction<unknown, { root: typeof rootLoader }> = ({ matches }) => {
+export const meta: MetaFunction<unknown, RootMatch> = ({ matches }) => {
   const root = matches.find((match) => match.id === "root")?.data;
   return buildMeta({
     title: `${site.name} — Software & Digital Product Agency in India`,
