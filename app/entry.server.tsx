@@ -21,24 +21,24 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  { documents: staticDocuments, fastPath }: AppLoadContext,
+  { sharedDocuments, fastPath }: AppLoadContext,
 ) {
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const key = documentCacheKey(request, responseStatusCode, responseHeaders, remixContext);
   if (key !== null) {
-    let page = staticDocuments.get(key);
+    let page = sharedDocuments.get(key);
     if (page) {
       // The page is already rendered: the data Remix prepared for this render goes unread.
       remixContext.serverHandoffStream?.cancel().catch(() => {});
     } else {
-      const { body, failed } = await render(request, remixContext, staticDocuments.placeholder);
+      const { body, failed } = await render(request, remixContext, sharedDocuments.placeholder);
       const html = deferHydration(await new Response(body).text());
       if (failed) {
-        return privateDocument(html, staticDocuments.placeholder, responseHeaders, 500);
+        return privateDocument(html, sharedDocuments.placeholder, responseHeaders, 500);
       }
       applySecurityHeaders(responseHeaders);
-      page = staticDocuments.set(key, html, responseHeaders) ?? undefined;
-      if (!page) return privateDocument(html, staticDocuments.placeholder, responseHeaders, 200);
+      page = sharedDocuments.set(key, html, responseHeaders) ?? undefined;
+      if (!page) return privateDocument(html, sharedDocuments.placeholder, responseHeaders, 200);
     }
     const document = await page;
     // Until the app serves it again, the server answers this path in front of Express.

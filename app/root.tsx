@@ -31,7 +31,7 @@ export const links: LinksFunction = () => [
 ];
 
 /** The layout renders only from its loader data: see the rule in ~/shared-documents/document-cache.server. */
-export const handle = { staticDocument: true };
+export const handle = { sharedDocument: true };
 
 export async function loader(_: LoaderFunctionArgs): Promise<RootData> {
   return { year: new Date().getFullYear(), siteUrl: env.SITE_URL };

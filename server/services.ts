@@ -9,7 +9,7 @@ import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadService, type LeadService } from "~/leads/leads.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
-import { StaticDocumentCache } from "~/shared-documents/document-cache.server";
+import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
 import { createDatabaseVitalsStore } from "~/vitals/database-store.server";
 import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
@@ -31,7 +31,7 @@ export interface AppServices {
   beaconLimits: BeaconLimits;
   vitals: VitalsStore;
   /** Shared documents, rendered once (~/shared-documents). */
-  documents: StaticDocumentCache;
+  sharedDocuments: SharedDocumentCache;
   fastPath: FastPath;
 }
 
@@ -66,7 +66,7 @@ export function createServices(env: Env) {
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
     beaconLimits: createBeaconLimits(env, limitStore),
     vitals,
-    documents: new StaticDocumentCache(),
+    sharedDocuments: new SharedDocumentCache(),
     fastPath: createFastPath(),
   };
   let pruning: NodeJS.Timeout | undefined;

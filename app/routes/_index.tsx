@@ -21,7 +21,7 @@ import { buildMeta } from "~/utils/meta";
  * bytes for all (rule in ~/shared-documents/document-cache.server). A sender's landing URL
  * (`?enquiry=`) is rendered for them alone.
  */
-export const handle = { staticDocument: true };
+export const handle = { sharedDocument: true };
 
 export const meta: MetaFunction<unknown, RootMatch> = ({ matches }) => {
   const root = matches.find((match) => match.id === "root")?.data;

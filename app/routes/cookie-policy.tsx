@@ -10,7 +10,7 @@ export function loader() {
 export const meta = policyMeta;
 
 /** Same page for every visitor: rendered once, the same bytes for all (rule in ~/shared-documents/document-cache.server). */
-export const handle = { staticDocument: true };
+export const handle = { sharedDocument: true };
 
 export default function CookiePolicyPage() {
   const { policy } = useLoaderData<typeof loader>();

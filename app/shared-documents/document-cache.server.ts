@@ -13,7 +13,7 @@ import { onlyTrackingParameters } from "~/shared-documents/tracking-parameters.s
  *   document this request's; cookies play no part (the site reads none, and foreign ones must
  *   not cost a render),
  * - the status is 200, no action ran, no route errored and no loader set a cookie,
- * - EVERY matched route opts in with `export const handle = { staticDocument: true }`, which
+ * - EVERY matched route opts in with `export const handle = { sharedDocument: true }`, which
  *   promises that its markup is a pure function of the URL path and its loader data (no
  *   Date.now(), Math.random() or per-request values while rendering) and that its loader reads
  *   nothing per visitor but its own query parameters (no cookie, no header), and
@@ -28,7 +28,7 @@ import { onlyTrackingParameters } from "~/shared-documents/tracking-parameters.s
  * page drops the placeholder's nonce attributes and runs its inline scripts by hash instead
  * (~/shared-documents/shared-document.server), so every visitor gets the very same bytes.
  */
-export class StaticDocumentCache {
+export class SharedDocumentCache {
   /** Hex, so no HTML or JSON escaping can alter it; 128 random bits, so page text never contains it. */
   readonly placeholder = randomBytes(16).toString("hex");
   private readonly pages = new Map<string, Promise<SharedDocument>>();
@@ -101,8 +101,8 @@ export function documentCacheKey(
     return (
       typeof handle === "object" &&
       handle !== null &&
-      "staticDocument" in handle &&
-      handle.staticDocument === true
+      "sharedDocument" in handle &&
+      handle.sharedDocument === true
     );
   });
   if (!optedIn || matches.length === 0) return null;

@@ -9,7 +9,7 @@ import {
   resourceSecurityPolicy,
   secureResponse,
 } from "~/http/security.server";
-import { documentCacheKey, StaticDocumentCache } from "~/shared-documents/document-cache.server";
+import { documentCacheKey, SharedDocumentCache } from "~/shared-documents/document-cache.server";
 
 const directives = (policy: string) =>
   new Map(
@@ -92,7 +92,7 @@ function context(options: {
   actionData?: unknown;
   errors?: unknown;
 }) {
-  const handles = options.handles ?? [{ staticDocument: true }, { staticDocument: true }];
+  const handles = options.handles ?? [{ sharedDocument: true }, { sharedDocument: true }];
   const ids = handles.map((_, index) => `route-${index}`);
   return {
     routeModules: Object.fromEntries(ids.map((id, index) => [id, { handle: handles[index] }])),
@@ -174,7 +174,7 @@ describe("documentCacheKey", () => {
       get(),
       200,
       new Headers(),
-      context({ handles: [{ staticDocument: true }, {}] }),
+      context({ handles: [{ sharedDocument: true }, {}] }),
     ],
     ["a route without a handle", get(), 200, new Headers(), context({ handles: [undefined] })],
     [
@@ -189,11 +189,11 @@ describe("documentCacheKey", () => {
   });
 });
 
-describe("StaticDocumentCache", () => {
+describe("SharedDocumentCache", () => {
   const headers = () => new Headers({ "Content-Type": "text/html; charset=utf-8" });
 
   it("stores the page without the placeholder's nonce attributes, allowing its scripts by hash", async () => {
-    const cache = new StaticDocumentCache();
+    const cache = new SharedDocumentCache();
     const html = `<script nonce="${cache.placeholder}">go()</script><p>text</p>`;
     const page = await cache.set("k", html, headers());
     const answer = page?.answer({ method: "GET" });
@@ -205,17 +205,17 @@ describe("StaticDocumentCache", () => {
   });
 
   it("refuses to share a page that needs its nonce outside a nonce attribute", () => {
-    const cache = new StaticDocumentCache();
+    const cache = new SharedDocumentCache();
     expect(cache.set("k", `<p>${cache.placeholder}</p>`, headers())).toBeNull();
     expect(cache.get("k")).toBeUndefined();
   });
 
   it("uses a different placeholder in every process", () => {
-    expect(new StaticDocumentCache().placeholder).not.toBe(new StaticDocumentCache().placeholder);
+    expect(new SharedDocumentCache().placeholder).not.toBe(new SharedDocumentCache().placeholder);
   });
 
   it("keeps a bounded number of pages, dropping the least recently used", async () => {
-    const cache = new StaticDocumentCache(2);
+    const cache = new SharedDocumentCache(2);
     const a = cache.set("a", "A", headers());
     cache.set("b", "B", headers());
     cache.get("a");
