@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { startPostgres, type TestPostgres } from "../tests/support/postgres";
 import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
 import { readLeads } from "./lib/leads";
-import { ensureBuild, printTable, root } from "./lib/server.js";
+import { ensureBuild, root } from "./lib/server.js";
 import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
+import { printTable } from "./lib/table.js";
 
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run bench:replicas

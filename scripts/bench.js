@@ -17,8 +17,9 @@ import lighthouse from "lighthouse";
 import { throttling } from "lighthouse/core/config/constants.js";
 import { CHROMIUM_FLAGS, findChromium } from "./lib/chromium";
 import { profileColdLoad } from "./lib/main-thread-tasks";
-import { ensureBuild, printTable, root } from "./lib/server.js";
+import { ensureBuild, root } from "./lib/server.js";
 import { startServer, stopProcess } from "./lib/server-process";
+import { printTable } from "./lib/table.js";
 
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run bench

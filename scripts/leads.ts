@@ -27,7 +27,7 @@ import { release, requeue } from "~/leads/schedule";
 import { channelOf, describeSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { showInvisible } from "~/text/invisible-characters";
-import { printTable } from "./lib/server.js";
+import { printTable } from "./lib/table.js";
 
 /** How long the tool waits for DATABASE_URL to answer before it gives up with the cause. */
 const CONNECT_WAIT_MS = 10_000;

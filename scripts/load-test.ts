@@ -21,8 +21,9 @@ import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-f
 import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
 import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "./lib/fake-emailjs";
 import { readLeads } from "./lib/leads";
-import { ensureBuild, mb, printTable, root, rssBytes, sleep } from "./lib/server.js";
+import { ensureBuild, mb, root, rssBytes, sleep } from "./lib/server.js";
 import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
+import { printTable } from "./lib/table.js";
 
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run load-test [-- --only 1,5]
