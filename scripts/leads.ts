@@ -18,7 +18,6 @@ import { MIGRATIONS } from "~/db/migrations.server";
 import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
 import type { LeadStore } from "~/leads/contract.server";
-import { describeLeads } from "~/leads/health";
 import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
 import { delivererLockPath, readLockHolder } from "~/leads/lock.server";
 import { readPgLockHolder } from "~/leads/pg-lock.server";
@@ -26,6 +25,7 @@ import { createPgLeadStore } from "~/leads/pg-store.server";
 import { release, requeue } from "~/leads/schedule";
 import { channelOf, describeSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
+import { describeLeads } from "~/leads/store-state";
 import { showInvisible } from "~/text/invisible-characters";
 import { printTable } from "./lib/table.js";
 

@@ -3,7 +3,6 @@ import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
 import { type LeadStore, StoreFullError } from "~/leads/contract.server";
 import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
-import { describeLeads, type LeadsHealth } from "~/leads/health";
 import { importLeadFolder } from "~/leads/import.server";
 import type { SpamReason } from "~/leads/lead";
 import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
@@ -11,9 +10,10 @@ import { createPgDelivererLock } from "~/leads/pg-lock.server";
 import { createPgLeadStore } from "~/leads/pg-store.server";
 import type { LeadSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
+import { describeLeads, type LeadsHealth } from "~/leads/store-state";
 import type { MailTransport } from "~/mail/types";
 
-export type { LeadsHealth } from "~/leads/health";
+export type { LeadsHealth } from "~/leads/store-state";
 
 export interface LeadService {
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { healthAnswer } from "../../server/health";
+import { healthAnswer } from "../../server/healthz";
 
 describe("healthAnswer (/healthz)", () => {
   const details = () => ({ uptime: 12, store: "ok", leads: { pending: 1 } });
