@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeEmailJs } from "./lib/fake-emailjs";
-import { readLeads } from "./lib/leads";
+import { readLeads } from "./lib/lead-fixtures";
 import { startServer } from "./lib/server-process";
 
 if (process.argv.includes("--help")) {

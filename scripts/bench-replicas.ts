@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres, type TestPostgres } from "../tests/support/postgres";
 import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
-import { readLeads } from "./lib/leads";
+import { readLeads } from "./lib/lead-fixtures";
 import { ensureBuild, root } from "./lib/server.js";
 import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
 import { printTable } from "./lib/table.js";

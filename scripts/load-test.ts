@@ -20,7 +20,7 @@ import { startPostgres } from "../tests/support/postgres";
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-form";
 import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
 import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "./lib/fake-emailjs";
-import { readLeads } from "./lib/leads";
+import { readLeads } from "./lib/lead-fixtures";
 import { ensureBuild, mb, root, rssBytes, sleep } from "./lib/server.js";
 import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
 import { printTable } from "./lib/table.js";

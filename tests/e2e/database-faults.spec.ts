@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { leadsCli, requestsFor } from "../../scripts/lib/leads";
+import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
 import { enquiryStream, figures, postOne, sendsPerName, sleep, watchPages } from "../support/fault-watch";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { type ReplicaSet, startReplicas } from "../support/replicas";

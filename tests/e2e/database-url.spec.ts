@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { postEnquiry, requestsFor } from "../../scripts/lib/leads";
+import { postEnquiry, requestsFor } from "../../scripts/lib/lead-fixtures";
 import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";

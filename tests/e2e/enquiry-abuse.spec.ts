@@ -3,7 +3,7 @@ import { Agent, request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readLeads } from "../../scripts/lib/leads";
+import { readLeads } from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   enquiryBody,

@@ -15,7 +15,7 @@ import {
   readLeads,
   requestsFor,
   runLeadsCli,
-} from "../../scripts/lib/leads";
+} from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,

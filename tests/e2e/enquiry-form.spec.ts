@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { readLeads } from "../../scripts/lib/leads";
+import { readLeads } from "../../scripts/lib/lead-fixtures";
 import {
   type EnquiryValues,
   enquiryForm,

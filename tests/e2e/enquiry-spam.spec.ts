@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import type { Lead } from "../../app/leads/lead";
-import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../../scripts/lib/leads";
+import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,

@@ -18,7 +18,13 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { postEnquiry, readLeads, requestsFor, runLeadsCli, writeLeadFile } from "../../scripts/lib/leads";
+import {
+  postEnquiry,
+  readLeads,
+  requestsFor,
+  runLeadsCli,
+  writeLeadFile,
+} from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
 import { sleep, watchPages as watchTargets } from "../support/fault-watch";

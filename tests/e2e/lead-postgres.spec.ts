@@ -5,7 +5,7 @@ import { test as base, expect } from "@playwright/test";
 import { HONEYPOT_FIELD } from "../../app/enquiry/fields";
 import { IMPORT_MARKER } from "../../app/leads/import.server";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadsCli, postEnquiry, requestsFor, writeLeadFile } from "../../scripts/lib/leads";
+import { leadsCli, postEnquiry, requestsFor, writeLeadFile } from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
 import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";

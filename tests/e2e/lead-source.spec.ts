@@ -4,7 +4,13 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
 import type { LeadSource } from "../../app/leads/source";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadNamed, readLeads, requestsFor, runLeadsCli, writeLeadFile } from "../../scripts/lib/leads";
+import {
+  leadNamed,
+  readLeads,
+  requestsFor,
+  runLeadsCli,
+  writeLeadFile,
+} from "../../scripts/lib/lead-fixtures";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   enquiryBody,

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { leadsCli, requestsFor } from "../../scripts/lib/leads";
+import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
 import { NOTICE } from "../support/enquiry-page";
 import { figures, postOne, sendsPerName } from "../support/fault-watch";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";

@@ -1,7 +1,7 @@
 import type { TestInfo } from "@playwright/test";
 import { HONEYPOT_FIELD } from "../../app/enquiry/fields";
 import type { FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { requestsFor } from "../../scripts/lib/leads";
+import { requestsFor } from "../../scripts/lib/lead-fixtures";
 import { NOTICE, validEnquiry } from "./enquiry-page";
 
 // What fault tests watch while they break things: pages, a stream of enquiries, and what
