@@ -92,7 +92,6 @@ test.describe("process", { tag: "@process" }, () => {
       expect(server.process.exitCode).toBeNull();
       await expect(get(`${server.url}/healthz`)).rejects.toThrow(/ECONNREFUSED/);
 
-      const sigtermAnswered = Date.now();
       const responses = await Promise.all(inFlight.map((request) => request.finish()));
       for (const [index, response] of responses.entries()) {
         const path = paths[index % paths.length];
@@ -101,12 +100,10 @@ test.describe("process", { tag: "@process" }, () => {
         expect(response).toMatch(/\r\nConnection: close\r\n/i);
         expect(response.split("\r\n\r\n")[1]?.length).toBeGreaterThan(10);
       }
-      const [code, signal] = (await Promise.race([
-        exited,
-        sleep(3_000).then(() => ["still running 3 s after the last response", null]),
-      ])) as [number | string | null, string | null];
+      const [code, signal] = (await exited) as [number | null, string | null];
       expect({ code, signal }).toEqual({ code: 0, signal: null });
-      expect(Date.now() - sigtermAnswered).toBeLessThan(3_000);
+      // Their end let it go, not the 10 s deadline (which logs that it was still busy).
+      expect(server.output()).not.toContain("still busy");
     } finally {
       await server.stop();
     }
@@ -196,16 +193,18 @@ test.describe("process", { tag: "@process" }, () => {
       // The half-sent request holds the process until the deadline, and no longer.
       const [code, signal] = (await Promise.race([
         exited,
-        sleep(12_000).then(() => ["still running 12 s after SIGTERM", null]),
+        sleep(20_000).then(() => ["still running 20 s after SIGTERM", null]),
       ])) as [number | string | null, string | null];
       const seconds = (Date.now() - signalledAt) / 1000;
       console.log(
         `shutdown: ${busy.length - afterSignal.length} busy responses before SIGTERM, after it [${afterSignal.map((r) => r.status).join(",")}], then ${busyError}; busy client cut off ${busyEnded - signalledAt} ms after SIGTERM; exit ${code} after ${seconds.toFixed(2)} s`,
       );
       expect({ code, signal }).toEqual({ code: 0, signal: null });
-      expect(seconds).toBeGreaterThan(9.5);
-      expect(seconds).toBeLessThan(11);
+      // The deadline let it go: nothing else would before the half-sent request's 60 s headers
+      // timeout. The upper bound leaves a busy machine its slack.
       expect(server.output()).toContain("shutdown: still busy after 10 s");
+      expect(seconds).toBeGreaterThan(9.5);
+      expect(seconds).toBeLessThan(15);
     } finally {
       for (const socket of sockets) socket.destroy();
       await server.stop();
