@@ -193,25 +193,7 @@ export function createDatabase(options: {
   return {
     pool,
     query: (text, values) => track(() => pool.query(text, values)),
-    transaction: (work) =>
-      track(async () => {
-        const client = await pool.connect();
-        try {
-          await client.query("BEGIN");
-          const result = await work(client);
-          await client.query("COMMIT");
-          client.release();
-          return result;
-        } catch (error) {
-          try {
-            await client.query("ROLLBACK");
-            client.release();
-          } catch (rollback) {
-            client.release(rollback instanceof Error ? rollback : true);
-          }
-          throw error;
-        }
-      }),
+    transaction: (work) => track(() => inTransaction(pool, work)),
     state: () => state,
     ready: () => readiness,
     start() {
@@ -230,4 +212,24 @@ export function createDatabase(options: {
       await pool.end();
     },
   };
+}
+
+/** `work` inside BEGIN … COMMIT on one connection of `pool`; ROLLBACK when it throws. */
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    client.release();
+    return result;
+  } catch (error) {
+    try {
+      await client.query("ROLLBACK");
+      client.release();
+    } catch (rollback) {
+      client.release(rollback instanceof Error ? rollback : true);
+    }
+    throw error;
+  }
 }
