@@ -171,10 +171,14 @@ export function createDatabase(options: {
     retry.unref();
   };
 
+  /** The connection migrating now: a stop closes it, even while it waits for another replica's lock. */
+  let migrating: pg.Client | undefined;
   const connect = async (delay: number): Promise<void> => {
     if (stopped) return;
     try {
-      const applied = await migrate(pool, migrations);
+      const applied = await migrateAlone(parsed.ok ? parsed.url : undefined, migrations, (client) => {
+        migrating = client;
+      });
       if (applied.length > 0) log(`database: applied migrations ${applied.join(", ")}`);
       migrated = true;
       cameBack();
@@ -208,6 +212,7 @@ export function createDatabase(options: {
     async stop() {
       stopped = true;
       clearTimeout(retry);
+      await migrating?.end().catch(() => {});
       markStopped(new DatabaseUnavailableError("stopped"));
       await pool.end();
     },
@@ -231,5 +236,32 @@ async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promis
       client.release(rollback instanceof Error ? rollback : true);
     }
     throw error;
+  }
+}
+
+/**
+ * Migrates on a connection of its own, without the pool's time limits (see `migrate`), closed
+ * afterwards; `current` is told of it while it is open, so a stop can close it sooner.
+ */
+async function migrateAlone(
+  url: string | undefined,
+  migrations: readonly Migration[],
+  current: (client: pg.Client | undefined) => void,
+): Promise<number[]> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: POOL_LIMITS.connectionTimeoutMillis,
+    keepAlive: true,
+    application_name: POOL_LIMITS.application_name,
+  });
+  // A connection cut while it migrates fails its query; without a listener the process would crash.
+  client.on("error", () => {});
+  current(client);
+  try {
+    await client.connect();
+    return await migrate(client, migrations);
+  } finally {
+    current(undefined);
+    await client.end().catch(() => {});
   }
 }
