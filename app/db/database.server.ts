@@ -69,6 +69,29 @@ export function isConnectionError(error: unknown): boolean {
   );
 }
 
+/** pg-pool's error when a query waited connectionTimeoutMillis for one of `max` busy connections. */
+const POOL_BUSY = "timeout exceeded when trying to connect";
+/** How often a pool that stays saturated is said again. */
+const BUSY_REPORT_MS = 60_000;
+
+/** Whether a query waited too long for a connection of a pool whose connections were all in use. */
+export function isPoolBusy(error: unknown): boolean {
+  return error instanceof Error && error.message === POOL_BUSY;
+}
+
+/** One line when the pool's connections are all busy too long, again at most once a minute while it lasts. */
+function createBusyReport(poolSize: number, log: (line: string) => void) {
+  let saidAt = Number.NEGATIVE_INFINITY;
+  return () => {
+    const now = Date.now();
+    if (now - saidAt < BUSY_REPORT_MS) return;
+    saidAt = now;
+    log(
+      `database: all DATABASE_POOL_SIZE=${poolSize} connections were busy for ${POOL_LIMITS.connectionTimeoutMillis / 1000} s; enquiries meanwhile are sent directly or refused: raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas`,
+    );
+  };
+}
+
 /**
  * The PostgreSQL connection of one replica: a `pg` pool of DATABASE_POOL_SIZE connections, the
  * schema migrated at start, and its reachability said once when it changes (never the password).
@@ -92,13 +115,7 @@ export function createDatabase(options: {
   let migrated = false;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
-  let markReady: () => void = () => {};
-  let markStopped: (error: Error) => void = () => {};
-  const readiness = new Promise<void>((resolve, reject) => {
-    markReady = resolve;
-    markStopped = reject;
-  });
-  readiness.catch(() => {});
+  const readiness = createReadiness();
 
   const pool: Pool = new pg.Pool({
     connectionString: parsed.ok ? parsed.url : undefined,
@@ -134,6 +151,7 @@ export function createDatabase(options: {
     if (wasDown) log(`database: ${where} is reachable again`);
   };
 
+  const reportBusy = createBusyReport(poolSize, log);
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
     if (!migrated)
       throw new DatabaseUnavailableError(state.status === "unreachable" ? state.cause : "starting");
@@ -145,6 +163,11 @@ export function createDatabase(options: {
       if (outages === outagesBefore) cameBack();
       return result;
     } catch (error) {
+      if (isPoolBusy(error)) {
+        // The database answers; this replica's connections are all in use: no outage.
+        reportBusy();
+        throw new DatabaseUnavailableError(`all ${poolSize} connections busy`);
+      }
       if (isConnectionError(error)) {
         wentDown(error);
         throw new DatabaseUnavailableError(causeOf(error));
@@ -182,7 +205,7 @@ export function createDatabase(options: {
       if (applied.length > 0) log(`database: applied migrations ${applied.join(", ")}`);
       migrated = true;
       cameBack();
-      markReady();
+      readiness.resolve();
     } catch (error) {
       if (stopped) return;
       wentDown(error);
@@ -199,7 +222,7 @@ export function createDatabase(options: {
     query: (text, values) => track(() => pool.query(text, values)),
     transaction: (work) => track(() => inTransaction(pool, work)),
     state: () => state,
-    ready: () => readiness,
+    ready: () => readiness.promise,
     start() {
       if (!parsed.ok) {
         log(
@@ -213,7 +236,7 @@ export function createDatabase(options: {
       stopped = true;
       clearTimeout(retry);
       await migrating?.end().catch(() => {});
-      markStopped(new DatabaseUnavailableError("stopped"));
+      readiness.reject(new DatabaseUnavailableError("stopped"));
       await pool.end();
     },
   };
@@ -264,4 +287,16 @@ async function migrateAlone(
     current(undefined);
     await client.end().catch(() => {});
   }
+}
+
+/** A promise settled from outside: resolved once connected and migrated, rejected by a stop first. */
+function createReadiness() {
+  let resolve: () => void = () => {};
+  let reject: (error: Error) => void = () => {};
+  const promise = new Promise<void>((onReady, onStopped) => {
+    resolve = onReady;
+    reject = onStopped;
+  });
+  promise.catch(() => {});
+  return { promise, resolve: () => resolve(), reject: (error: Error) => reject(error) };
 }

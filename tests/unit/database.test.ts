@@ -98,6 +98,29 @@ describe("the database", () => {
     await replica.stop();
   }, 30_000);
 
+  test("a pool whose connections are all busy is said as such, never as an outage", async () => {
+    const url = await postgres.createDatabase();
+    const lines: string[] = [];
+    const database = createDatabase({
+      url,
+      poolSize: 1,
+      migrations: MIGRATIONS,
+      log: (line) => lines.push(line),
+    });
+    database.start();
+    await database.ready();
+    // The one connection held past the pool's 3 s wait for a connection.
+    const holding = database.query("SELECT pg_sleep(4)");
+    await expect(database.query("SELECT 1")).rejects.toThrow("all 1 connections busy");
+    expect(database.state().status).toBe("ok");
+    await holding;
+    expect((await database.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    expect(lines.filter((line) => !line.includes("applied migrations"))).toEqual([
+      "database: all DATABASE_POOL_SIZE=1 connections were busy for 3 s; enquiries meanwhile are sent directly or refused: raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas",
+    ]);
+    await database.stop();
+  }, 20_000);
+
   test("a wrong password is said once, without the password, and queries fail at once", async () => {
     const lines: string[] = [];
     const url = postgres.url().replace(encodeURIComponent(TEST_DATABASE_PASSWORD), "wrong-pass-9c1e");
