@@ -69,6 +69,29 @@ export function isConnectionError(error: unknown): boolean {
   );
 }
 
+/** pg-pool's error when a query waited connectionTimeoutMillis for one of `max` busy connections. */
+const POOL_BUSY = "timeout exceeded when trying to connect";
+/** How often a pool that stays saturated is said again. */
+const BUSY_REPORT_MS = 60_000;
+
+/** Whether a query waited too long for a connection of a pool whose connections were all in use. */
+export function isPoolBusy(error: unknown): boolean {
+  return error instanceof Error && error.message === POOL_BUSY;
+}
+
+/** One line when the pool's connections are all busy too long, again at most once a minute while it lasts. */
+function createBusyReport(poolSize: number, log: (line: string) => void) {
+  let saidAt = Number.NEGATIVE_INFINITY;
+  return () => {
+    const now = Date.now();
+    if (now - saidAt < BUSY_REPORT_MS) return;
+    saidAt = now;
+    log(
+      `database: all DATABASE_POOL_SIZE=${poolSize} connections were busy for ${POOL_LIMITS.connectionTimeoutMillis / 1000} s; enquiries meanwhile are sent directly or refused: raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas`,
+    );
+  };
+}
+
 /**
  * The PostgreSQL connection of one replica: a `pg` pool of DATABASE_POOL_SIZE connections, the
  * schema migrated at start, and its reachability said once when it changes (never the password).
@@ -92,13 +115,7 @@ export function createDatabase(options: {
   let migrated = false;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
-  let markReady: () => void = () => {};
-  let markStopped: (error: Error) => void = () => {};
-  const readiness = new Promise<void>((resolve, reject) => {
-    markReady = resolve;
-    markStopped = reject;
-  });
-  readiness.catch(() => {});
+  const readiness = createReadiness();
 
   const pool: Pool = new pg.Pool({
     connectionString: parsed.ok ? parsed.url : undefined,
@@ -134,6 +151,7 @@ export function createDatabase(options: {
     if (wasDown) log(`database: ${where} is reachable again`);
   };
 
+  const reportBusy = createBusyReport(poolSize, log);
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
     if (!migrated)
       throw new DatabaseUnavailableError(state.status === "unreachable" ? state.cause : "starting");
@@ -145,6 +163,11 @@ export function createDatabase(options: {
       if (outages === outagesBefore) cameBack();
       return result;
     } catch (error) {
+      if (isPoolBusy(error)) {
+        // The database answers; this replica's connections are all in use: no outage.
+        reportBusy();
+        throw new DatabaseUnavailableError(`all ${poolSize} connections busy`);
+      }
       if (isConnectionError(error)) {
         wentDown(error);
         throw new DatabaseUnavailableError(causeOf(error));
@@ -171,14 +194,18 @@ export function createDatabase(options: {
     retry.unref();
   };
 
+  /** The connection migrating now: a stop closes it, even while it waits for another replica's lock. */
+  let migrating: pg.Client | undefined;
   const connect = async (delay: number): Promise<void> => {
     if (stopped) return;
     try {
-      const applied = await migrate(pool, migrations);
+      const applied = await migrateAlone(parsed.ok ? parsed.url : undefined, migrations, (client) => {
+        migrating = client;
+      });
       if (applied.length > 0) log(`database: applied migrations ${applied.join(", ")}`);
       migrated = true;
       cameBack();
-      markReady();
+      readiness.resolve();
     } catch (error) {
       if (stopped) return;
       wentDown(error);
@@ -193,27 +220,9 @@ export function createDatabase(options: {
   return {
     pool,
     query: (text, values) => track(() => pool.query(text, values)),
-    transaction: (work) =>
-      track(async () => {
-        const client = await pool.connect();
-        try {
-          await client.query("BEGIN");
-          const result = await work(client);
-          await client.query("COMMIT");
-          client.release();
-          return result;
-        } catch (error) {
-          try {
-            await client.query("ROLLBACK");
-            client.release();
-          } catch (rollback) {
-            client.release(rollback instanceof Error ? rollback : true);
-          }
-          throw error;
-        }
-      }),
+    transaction: (work) => track(() => inTransaction(pool, work)),
     state: () => state,
-    ready: () => readiness,
+    ready: () => readiness.promise,
     start() {
       if (!parsed.ok) {
         log(
@@ -226,8 +235,68 @@ export function createDatabase(options: {
     async stop() {
       stopped = true;
       clearTimeout(retry);
-      markStopped(new DatabaseUnavailableError("stopped"));
+      await migrating?.end().catch(() => {});
+      readiness.reject(new DatabaseUnavailableError("stopped"));
       await pool.end();
     },
   };
+}
+
+/** `work` inside BEGIN … COMMIT on one connection of `pool`; ROLLBACK when it throws. */
+async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    client.release();
+    return result;
+  } catch (error) {
+    try {
+      await client.query("ROLLBACK");
+      client.release();
+    } catch (rollback) {
+      client.release(rollback instanceof Error ? rollback : true);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Migrates on a connection of its own, without the pool's time limits (see `migrate`), closed
+ * afterwards; `current` is told of it while it is open, so a stop can close it sooner.
+ */
+async function migrateAlone(
+  url: string | undefined,
+  migrations: readonly Migration[],
+  current: (client: pg.Client | undefined) => void,
+): Promise<number[]> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: POOL_LIMITS.connectionTimeoutMillis,
+    keepAlive: true,
+    application_name: POOL_LIMITS.application_name,
+  });
+  // A connection cut while it migrates fails its query; without a listener the process would crash.
+  client.on("error", () => {});
+  current(client);
+  try {
+    await client.connect();
+    return await migrate(client, migrations);
+  } finally {
+    current(undefined);
+    await client.end().catch(() => {});
+  }
+}
+
+/** A promise settled from outside: resolved once connected and migrated, rejected by a stop first. */
+function createReadiness() {
+  let resolve: () => void = () => {};
+  let reject: (error: Error) => void = () => {};
+  const promise = new Promise<void>((onReady, onStopped) => {
+    resolve = onReady;
+    reject = onStopped;
+  });
+  promise.catch(() => {});
+  return { promise, resolve: () => resolve(), reject: (error: Error) => reject(error) };
 }

@@ -139,23 +139,29 @@ function createKeyBound(maxKeys: number, drop: (key: string) => Promise<unknown>
 }
 
 /**
- * Takes one unit from each limit in turn; the first refusal gives back what the others took
- * and names its limit. Allowed: one give-back for all of them.
+ * Takes one unit from each limit at once (with DATABASE_URL each take is a round trip: in
+ * parallel, a submit waits for one instead of one per limit); any refusal gives back what the
+ * others took and names the first refusing limit in `takes` order. Allowed: one give-back for all.
  */
 export async function takeEach<Name extends string>(
   takes: Array<{ limit: Limit<Name>; key: string }>,
 ): Promise<Allowance<Name>> {
+  const settled = await Promise.allSettled(takes.map(({ limit, key }) => limit.take(key)));
   const taken: Array<() => Promise<void>> = [];
+  for (const result of settled)
+    if (result.status === "fulfilled" && result.value.allowed) taken.push(result.value.giveBack);
   const giveBack = async () => {
     await Promise.all(taken.splice(0).map((give) => give()));
   };
-  for (const { limit, key } of takes) {
-    const allowance = await limit.take(key);
-    if (!allowance.allowed) {
+  for (const result of settled) {
+    if (result.status === "rejected") {
       await giveBack();
-      return allowance;
+      throw result.reason;
     }
-    taken.push(allowance.giveBack);
+    if (!result.value.allowed) {
+      await giveBack();
+      return result.value;
+    }
   }
   return { allowed: true, giveBack };
 }

@@ -2,8 +2,8 @@ import { readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "~/db/database.server";
 import { LEAD_ID } from "~/leads/lead";
+import { lockLeadId } from "~/leads/pg-erasure.server";
 import { LEAD_COLUMNS, LEAD_VALUES, leadValues } from "~/leads/pg-rows.server";
-import { lockLeadId } from "~/leads/pg-store.server";
 import { createLeadStore, erasedFolder } from "~/leads/store.server";
 
 /**

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { PoolClient } from "pg";
 import type { Database } from "~/db/database.server";
 import type { Enquiry } from "~/enquiry/fields";
 import {
@@ -11,6 +10,7 @@ import {
   type WriteOutcome,
 } from "~/leads/contract.server";
 import { type Lead, logLeadState, newLead, UNDELIVERED_STATES } from "~/leads/lead";
+import { eraseLeadRow, isErasedRow } from "~/leads/pg-erasure.server";
 import {
   LEAD_COLUMNS,
   LEAD_VALUES,
@@ -29,14 +29,8 @@ import { MAX_LEADS, MAX_SPAM_PER_REASON } from "~/leads/store.server";
 export const LEASE_SECONDS = 30;
 /** Pending leads the delivery view holds at once, soonest due first. */
 const VIEW_SIZE = 500;
-/** The first key of the per-lead transaction locks that order an erase against an import of its id. */
-const LEAD_ID_LOCKS = 7_360_222;
 
 const UNDELIVERED = `state IN (${UNDELIVERED_STATES.map((state) => `'${state}'`).join(", ")})`;
-
-/** Takes the lock of one lead id for the rest of the transaction. */
-export const lockLeadId = (client: PoolClient, id: string) =>
-  client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LEAD_ID_LOCKS, id]);
 
 /**
  * The lead store in PostgreSQL (DATABASE_URL): one row per lead in `leads`, one row per erased
@@ -58,25 +52,8 @@ export function createPgLeadStore(options: {
   const { maxLeads = MAX_LEADS, maxSpamPerReason = MAX_SPAM_PER_REASON, onWrite = () => {} } = options;
   /** The pending leads due soonest, as of the last scan or write. */
   const view = new Map<string, Lead>();
-  let last: WriteOutcome | null = null;
-
-  /** Runs a write and records how it went (for `lastWrite` and the server's usable/unusable line). */
-  const written = async <T>(work: () => Promise<T>): Promise<T> => {
-    try {
-      const result = await work();
-      last = { ok: true, at: now().getTime() };
-      onWrite(null);
-      return result;
-    } catch (error) {
-      last = {
-        ok: false,
-        at: now().getTime(),
-        error: error instanceof Error ? error.message : String(error),
-      };
-      onWrite(error);
-      throw error;
-    }
-  };
+  const writes = createWriteRecord(now, onWrite);
+  const written = writes.run;
 
   const remember = (lead: Lead) => {
     if (lead.state === "pending") view.set(lead.id, lead);
@@ -94,22 +71,6 @@ export function createPgLeadStore(options: {
     return lead;
   };
 
-  /** Past the cap of `reason`, its oldest quarantined leads go, one log line each. */
-  const capQuarantine = async (reason: string) => {
-    const { rows } = await database.query<{ id: string; received_at: Date }>(
-      `DELETE FROM leads WHERE id IN (
-         SELECT id FROM leads WHERE state = 'spam' AND reason = $1
-         ORDER BY received_at DESC, id DESC OFFSET $2)
-       RETURNING id, received_at`,
-      [reason, maxSpamPerReason],
-    );
-    for (const row of rows) {
-      log(
-        `lead store: the quarantine holds ${maxSpamPerReason} ${reason} leads, its limit; removed the oldest, ${row.id} (received ${row.received_at.toISOString()})`,
-      );
-    }
-  };
-
   return {
     folder: "the database",
 
@@ -121,7 +82,7 @@ export function createPgLeadStore(options: {
         newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source }),
         false,
       );
-      await capQuarantine(reason);
+      await capQuarantine(database, reason, maxSpamPerReason, log);
       return lead;
     },
 
@@ -142,21 +103,14 @@ export function createPgLeadStore(options: {
     },
 
     async erase(lead) {
-      await database.transaction(async (client) => {
-        await lockLeadId(client, lead.id);
-        await client.query("INSERT INTO erasures (id, erased_at) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
-          lead.id,
-          now().toISOString(),
-        ]);
-        await client.query("DELETE FROM leads WHERE id = $1", [lead.id]);
-      });
+      await eraseLeadRow(database, lead.id, now());
       view.delete(lead.id);
     },
 
     async isErased(lead) {
-      const { rows } = await database.query("SELECT 1 FROM erasures WHERE id = $1", [lead.id]);
-      if (rows.length > 0) view.delete(lead.id);
-      return rows.length > 0;
+      const erased = await isErasedRow(database, lead.id);
+      if (erased) view.delete(lead.id);
+      return erased;
     },
 
     async has(id) {
@@ -201,13 +155,53 @@ export function createPgLeadStore(options: {
 
     prune: (retention) => pruneRows(database, retention, now()),
 
-    lastWrite: () => last,
+    lastWrite: writes.last,
 
     async probe() {
       await written(() => database.query("SELECT 1")).catch(() => undefined);
-      return last as WriteOutcome;
+      return writes.last() as WriteOutcome;
     },
   };
+}
+
+/** Runs writes and records how the last one went (for `lastWrite` and the server's usable/unusable line). */
+function createWriteRecord(now: () => Date, onWrite: (error: unknown) => void) {
+  let last: WriteOutcome | null = null;
+  return {
+    last: () => last,
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      try {
+        const result = await work();
+        last = { ok: true, at: now().getTime() };
+        onWrite(null);
+        return result;
+      } catch (error) {
+        last = {
+          ok: false,
+          at: now().getTime(),
+          error: error instanceof Error ? error.message : String(error),
+        };
+        onWrite(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Past the cap of `reason`, its oldest quarantined leads go, one log line each. */
+async function capQuarantine(database: Database, reason: string, max: number, log: (line: string) => void) {
+  const { rows } = await database.query<{ id: string; received_at: Date }>(
+    `DELETE FROM leads WHERE id IN (
+       SELECT id FROM leads WHERE state = 'spam' AND reason = $1
+       ORDER BY received_at DESC, id DESC OFFSET $2)
+     RETURNING id, received_at`,
+    [reason, max],
+  );
+  for (const row of rows) {
+    log(
+      `lead store: the quarantine holds ${max} ${reason} leads, its limit; removed the oldest, ${row.id} (received ${row.received_at.toISOString()})`,
+    );
+  }
 }
 
 /** The counts of each state, the `overrides` (outcomes not written yet) counted as they are. */

@@ -1,5 +1,6 @@
 // Enquiries posted by many clients at once, as the load test and the replica benchmark send
-// them: each a new enquiry (no double submit), each client waiting for its answer before the next.
+// them: each a new enquiry (no double submit), each client either waiting for its answer before
+// the next (postEnquiries) or posting at a steady rate (postEnquiriesAtRate).
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./enquiry-form";
 
 export interface LoadResult {
@@ -34,32 +35,64 @@ export async function postEnquiries(
   const endAt = options.seconds === undefined ? Number.POSITIVE_INFINITY : started + options.seconds * 1000;
   const total = options.total ?? Number.POSITIVE_INFINITY;
   let next = 0;
+  const post = postOne(forms, run, options.label, { latencies, statuses, answered });
   const client = async () => {
-    while (next < total && performance.now() < endAt) {
-      const index = next++;
-      const form = forms[index % forms.length] as EnquiryForm;
-      const marker = `${run}-${options.label}-${index}`;
-      const sent = performance.now();
-      let status = 0;
-      try {
-        const answer = await fetch(form.action, {
-          method: "POST",
-          body: fillEnquiry(form, marker),
-          redirect: "manual",
-          signal: AbortSignal.timeout(30_000),
-        });
-        await answer.arrayBuffer();
-        status = answer.status;
-      } catch {
-        // status 0: no answer
-      }
-      latencies.push(performance.now() - sent);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      if (status === 303) answered.push(marker);
-    }
+    while (next < total && performance.now() < endAt) await post(next++);
   };
   await Promise.all(Array.from({ length: options.clients }, client));
   return { latencies, statuses, answered, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * An open loop: `clients` clients each posting one enquiry every `intervalMs` for `seconds`
+ * (the clients' starts spread over one interval), whether or not their previous answer came.
+ * The offered rate stays `clients / intervalMs` however slow the server is, so the latencies
+ * are those of a visitor arriving at that rate, not of a queue the clients themselves keep full.
+ */
+export async function postEnquiriesAtRate(
+  forms: EnquiryForm[],
+  options: { clients: number; intervalMs: number; seconds: number; label: string },
+): Promise<LoadResult> {
+  const result: Omit<LoadResult, "seconds"> = { latencies: [], statuses: new Map(), answered: [] };
+  const post = postOne(forms, Date.now().toString(36), options.label, result);
+  const started = performance.now();
+  const perClient = Math.max(1, Math.floor((options.seconds * 1000) / options.intervalMs));
+  const sends: Promise<void>[] = [];
+  for (let round = 0; round < perClient; round += 1) {
+    for (let client = 0; client < options.clients; client += 1) {
+      const at = started + round * options.intervalMs + (client * options.intervalMs) / options.clients;
+      const wait = at - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sends.push(post(round * options.clients + client));
+    }
+  }
+  await Promise.all(sends);
+  return { ...result, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Posts the `index`-th enquiry (to `forms[index % forms.length]`) and records its answer in `into`. */
+function postOne(forms: EnquiryForm[], run: string, label: string, into: Omit<LoadResult, "seconds">) {
+  return async (index: number) => {
+    const form = forms[index % forms.length] as EnquiryForm;
+    const marker = `${run}-${label}-${index}`;
+    const sent = performance.now();
+    let status = 0;
+    try {
+      const answer = await fetch(form.action, {
+        method: "POST",
+        body: fillEnquiry(form, marker),
+        redirect: "manual",
+        signal: AbortSignal.timeout(30_000),
+      });
+      await answer.arrayBuffer();
+      status = answer.status;
+    } catch {
+      // status 0: no answer
+    }
+    into.latencies.push(performance.now() - sent);
+    into.statuses.set(status, (into.statuses.get(status) ?? 0) + 1);
+    if (status === 303) into.answered.push(marker);
+  };
 }
 
 /** The p-th percentile (nearest rank) of `values`, with one decimal. */

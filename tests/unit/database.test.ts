@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConnectionString } from "~/db/connection-string.server";
 import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
@@ -58,6 +59,67 @@ describe("the database", () => {
     expect((await replicas[1]?.query("SELECT name FROM things"))?.rows).toEqual([{ name: "one" }]);
     await Promise.all(replicas.map((replica) => replica.stop()));
   });
+
+  test("a replica waits for another's migration however long it takes, past the pool's time limits", async () => {
+    const url = await postgres.createDatabase();
+    const name = new URL(url).pathname.slice(1);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    // Another replica migrating: it holds the migration lock.
+    await holder.query("SELECT pg_advisory_lock(7360221024)");
+    const lines: string[] = [];
+    const replica = createDatabase({
+      url,
+      poolSize: 1,
+      migrations: MIGRATIONS,
+      log: (line) => lines.push(line),
+    });
+    replica.start();
+    // Waiting longer than the pool's lock (2 s), statement (5 s) and query (6 s) limits.
+    await expect
+      .poll(
+        async () =>
+          (
+            await postgres.sql<{ waiting: boolean }>(
+              `SELECT bool_or(now() - query_start > interval '7 seconds') AS waiting FROM pg_stat_activity
+               WHERE application_name = 'agency-site' AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+              [],
+              name,
+            )
+          )[0]?.waiting,
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(replica.state().status).toBe("connecting");
+    await holder.query("SELECT pg_advisory_unlock(7360221024)");
+    await replica.ready();
+    expect(lines).toEqual(["database: applied migrations 1, 2"]);
+    await holder.end();
+    await replica.stop();
+  }, 30_000);
+
+  test("a pool whose connections are all busy is said as such, never as an outage", async () => {
+    const url = await postgres.createDatabase();
+    const lines: string[] = [];
+    const database = createDatabase({
+      url,
+      poolSize: 1,
+      migrations: MIGRATIONS,
+      log: (line) => lines.push(line),
+    });
+    database.start();
+    await database.ready();
+    // The one connection held past the pool's 3 s wait for a connection.
+    const holding = database.query("SELECT pg_sleep(4)");
+    await expect(database.query("SELECT 1")).rejects.toThrow("all 1 connections busy");
+    expect(database.state().status).toBe("ok");
+    await holding;
+    expect((await database.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    expect(lines.filter((line) => !line.includes("applied migrations"))).toEqual([
+      "database: all DATABASE_POOL_SIZE=1 connections were busy for 3 s; enquiries meanwhile are sent directly or refused: raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas",
+    ]);
+    await database.stop();
+  }, 20_000);
 
   test("a wrong password is said once, without the password, and queries fail at once", async () => {
     const lines: string[] = [];
