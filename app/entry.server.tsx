@@ -101,7 +101,13 @@ function render(request: Request, remixContext: EntryContext, nonce: string) {
         },
       },
     );
-    timer = setTimeout(abort, renderTimeout);
+    // Timed from React's first pass, not from here: on an event loop behind by seconds (a
+    // flood of requests) a timer started now could fire before React began, making a 500 of
+    // a page that renders in a few milliseconds. React's first pass is already queued, so this
+    // runs after it; by then a page that waits on nothing is complete.
+    setImmediate(() => {
+      if (!shellRendered) timer = setTimeout(abort, renderTimeout);
+    });
   });
 }
 
