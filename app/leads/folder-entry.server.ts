@@ -3,15 +3,13 @@ import { lstat, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { FolderView, Problem } from "~/leads/folder-view.server";
 import { TEMP_PREFIX } from "~/leads/folder-writes.server";
-import { leadFileName, logLeadState, parseLead } from "~/leads/lead";
+import { leadFileName, leadIdOfFileName, logLeadState, parseLead } from "~/leads/lead";
 
 /** A temporary file this old was left by a crash in the middle of a write, never by a write in progress. */
 const TORN_AFTER_MS = 60_000;
 /** A lead file is a few KB; anything this large is not one, and is not read into memory. */
 const MAX_FILE_BYTES = 256 * 1024;
 
-/** The name of a lead's file: its receipt time (ms) and its id. */
-export const LEAD_FILE = /^\d{13}-[0-9a-f-]{36}\.json$/;
 /** Never blocks (a FIFO, a device), never follows a symbolic link. */
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 
@@ -29,7 +27,7 @@ export async function inspectEntry(
   const path = join(folder, name);
   try {
     // An erase stopped between its record and the unlink: the server finishes it.
-    if (gone.has(name.slice(14, -5))) {
+    if (gone.has(leadIdOfFileName(name) ?? "")) {
       forget(name);
       if (create) await unlink(path);
       return false;

@@ -1,9 +1,10 @@
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { inspectEntry, LEAD_FILE } from "~/leads/folder-entry.server";
+import { inspectEntry } from "~/leads/folder-entry.server";
 import type { FolderView } from "~/leads/folder-view.server";
 import { TEMP_PREFIX } from "~/leads/folder-writes.server";
 import type { Lead } from "~/leads/lead";
+import { LEAD_FILE_NAME } from "~/leads/lead";
 
 /** Files read at once: 10 000 leads scan under a 1 024 file-descriptor limit. */
 const READ_CONCURRENCY = 32;
@@ -41,7 +42,7 @@ export function createFolderScan(view: FolderView): () => Promise<Lead[]> {
     for (const name of cache.keys()) if (!present.has(name)) forget(name);
     for (const name of reported.keys()) if (name !== "" && !present.has(name)) reported.delete(name);
     const time = now().getTime();
-    const entries = names.filter((name) => LEAD_FILE.test(name) || name.startsWith(TEMP_PREFIX)).sort();
+    const entries = names.filter((name) => LEAD_FILE_NAME.test(name) || name.startsWith(TEMP_PREFIX)).sort();
     const gone = new Set(await readdir(erased).catch(() => [] as string[]));
     let outOfDescriptors = false;
     await eachLimited(entries, READ_CONCURRENCY, async (name) => {

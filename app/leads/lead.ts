@@ -72,8 +72,15 @@ export function newLead(options: {
 export const LEAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The only name a lead's file may have: `<receivedAt in ms, 13 digits>-<id>.json`. */
+export const LEAD_FILE_NAME = /^\d{13}-([0-9a-f-]{36})\.json$/;
+
 export function leadFileName(lead: Pick<Lead, "id" | "receivedAt">): string {
   return `${String(Date.parse(lead.receivedAt)).padStart(13, "0")}-${lead.id}.json`;
+}
+
+/** The lead id in a lead file's name; null for any other name. */
+export function leadIdOfFileName(name: string): string | null {
+  return LEAD_FILE_NAME.exec(name)?.[1] ?? null;
 }
 
 /**
