@@ -6,7 +6,7 @@ import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/share
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
-import { createLeadService, type LeadService } from "~/leads/leads.server";
+import { createLeadService, type LeadService } from "~/leads/service.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
