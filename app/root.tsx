@@ -64,7 +64,10 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>
-        <SiteFooter year={data?.year ?? new Date().getFullYear()} />
+        {/* Hydrated apart from the page above it (README, Performance); it never suspends. */}
+        <Suspense>
+          <SiteFooter year={data?.year ?? new Date().getFullYear()} />
+        </Suspense>
         <Scripts nonce={nonce} />
       </body>
     </html>

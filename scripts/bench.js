@@ -26,11 +26,14 @@ if (process.argv.includes("--help")) {
 
 Lighthouse (mobile) on every route, then the throughput of shared documents against a static
 server of the same bytes. Builds first when there is no build; takes about two minutes.
-Environment: BENCH_CONNECTIONS (50), BENCH_SECONDS (10), BENCH_LIGHTHOUSE_RUNS (3).`);
+Environment: BENCH_CONNECTIONS (50), BENCH_SECONDS (10), BENCH_LIGHTHOUSE_RUNS (3), BENCH_TRACE_RUNS (3),
+BENCH_ROUTES (every route; e.g. "/,/privacy-policy").`);
   process.exit(0);
 }
 
-const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
+const allRoutes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
+/** BENCH_ROUTES=/,/privacy-policy measures those routes only (home at 6× only when / is one). */
+const routes = process.env.BENCH_ROUTES?.split(",").map((route) => route.trim()) ?? allRoutes;
 const goals = { score: 100, lcpMs: 1500, cls: 0.01, tbtMs: 50, slowCpuTbtMs: 200, taskMs: 50 };
 /** A budget phone: Lighthouse's mobile settings with the CPU 6× slower instead of 4×. */
 const slowCpu = { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: 6 };
@@ -83,7 +86,7 @@ async function runLighthouse(base) {
   try {
     const targets = [
       ...routes.map((path) => ({ path, label: path })),
-      { path: "/", label: "/ (CPU 6×)", flags: { throttling: slowCpu } },
+      ...(routes.includes("/") ? [{ path: "/", label: "/ (CPU 6×)", flags: { throttling: slowCpu } }] : []),
     ];
     for (const { path, label, flags } of targets) {
       const runs = [];

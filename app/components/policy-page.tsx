@@ -1,4 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
+import { Suspense } from "react";
 import { PolicyBody, policySectionId } from "~/components/policy-body";
 import type { Policy } from "~/content/policies/types";
 import { site } from "~/content/site";
@@ -77,7 +78,10 @@ export function PolicyPage({ policy }: { policy: Policy }) {
             </ol>
           </div>
         </nav>
-        <PolicyBody policy={policy} anchors />
+        {/* Hydrated apart from the page's top (README, Performance); it never suspends. */}
+        <Suspense>
+          <PolicyBody policy={policy} anchors />
+        </Suspense>
       </div>
     </article>
   );

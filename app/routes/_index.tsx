@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { Suspense } from "react";
 import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
 import { HeroSection } from "~/components/home/hero-section";
@@ -56,15 +57,23 @@ export default function HomePage() {
   const actionData = useActionData<typeof action>();
   useRevealOnScroll();
   useDropNoticeToken();
+  // Each <Suspense> is hydrated and committed apart, after the header and the hero, with the
+  // main thread free in between (README, Performance); nothing in them ever suspends.
   return (
     <HomeContentProvider value={content}>
       <HeroSection />
-      <ServicesSection />
-      <ReviewsSection />
+      <Suspense>
+        <ServicesSection />
+      </Suspense>
+      <Suspense>
+        <ReviewsSection />
+      </Suspense>
       <ServerRendered id="core-values" render={InsightsSection} />
-      <ContactSection>
-        <EnquiryForm notice={actionData?.notice ?? enquiry.notice} lastResult={actionData?.result} />
-      </ContactSection>
+      <Suspense>
+        <ContactSection>
+          <EnquiryForm notice={actionData?.notice ?? enquiry.notice} lastResult={actionData?.result} />
+        </ContactSection>
+      </Suspense>
     </HomeContentProvider>
   );
 }
