@@ -18,6 +18,14 @@ afterAll(async () => {
   await postgres?.dispose();
 });
 
+/** A database of `poolSize` connections with the test migrations, started, and the lines it logs. */
+function startDatabase(url: string, poolSize: number) {
+  const lines: string[] = [];
+  const database = createDatabase({ url, poolSize, migrations: MIGRATIONS, log: (line) => lines.push(line) });
+  database.start();
+  return { database, lines };
+}
+
 describe("DATABASE_URL", () => {
   test("is described without its password", () => {
     const parsed = parseConnectionString("postgres://site:s3cr%40t@db.example.com:5432/site?sslmode=require");
@@ -67,14 +75,7 @@ describe("the database", () => {
     await holder.connect();
     // Another replica migrating: it holds the migration lock.
     await holder.query("SELECT pg_advisory_lock(7360221024)");
-    const lines: string[] = [];
-    const replica = createDatabase({
-      url,
-      poolSize: 1,
-      migrations: MIGRATIONS,
-      log: (line) => lines.push(line),
-    });
-    replica.start();
+    const { database: replica, lines } = startDatabase(url, 1);
     // Waiting longer than the pool's lock (2 s), statement (5 s) and query (6 s) limits.
     await expect
       .poll(
@@ -100,14 +101,7 @@ describe("the database", () => {
 
   test("a pool whose connections are all busy is said as such, never as an outage", async () => {
     const url = await postgres.createDatabase();
-    const lines: string[] = [];
-    const database = createDatabase({
-      url,
-      poolSize: 1,
-      migrations: MIGRATIONS,
-      log: (line) => lines.push(line),
-    });
-    database.start();
+    const { database, lines } = startDatabase(url, 1);
     await database.ready();
     // The one connection held past the pool's 3 s wait for a connection.
     const holding = database.query("SELECT pg_sleep(4)");
@@ -122,15 +116,8 @@ describe("the database", () => {
   }, 20_000);
 
   test("a wrong password is said once, without the password, and queries fail at once", async () => {
-    const lines: string[] = [];
     const url = postgres.url().replace(encodeURIComponent(TEST_DATABASE_PASSWORD), "wrong-pass-9c1e");
-    const database = createDatabase({
-      url,
-      poolSize: 1,
-      migrations: MIGRATIONS,
-      log: (line) => lines.push(line),
-    });
-    database.start();
+    const { database, lines } = startDatabase(url, 1);
     await expect.poll(() => database.state().status).toBe("unreachable");
     await expect(database.query("SELECT 1")).rejects.toBeInstanceOf(DatabaseUnavailableError);
     expect(lines).toHaveLength(1);
@@ -141,14 +128,7 @@ describe("the database", () => {
 
   test("an outage is said once when it starts and once when it ends", async () => {
     const url = await postgres.createDatabase();
-    const lines: string[] = [];
-    const database = createDatabase({
-      url,
-      poolSize: 2,
-      migrations: MIGRATIONS,
-      log: (line) => lines.push(line),
-    });
-    database.start();
+    const { database, lines } = startDatabase(url, 2);
     await database.ready();
     await postgres.stop();
     await expect(database.query("SELECT 1")).rejects.toBeInstanceOf(DatabaseUnavailableError);
