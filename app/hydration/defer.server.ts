@@ -11,19 +11,52 @@
  * is done) and the browser has reported its first contentful paint (where paint timing is
  * missing, or the tab was hidden, after two frames once visible; a last timer 5 s after load). The elements keep their positions and tags, so
  * hydration finds exactly the markup React rendered.
+ *
+ * The same script spreads the page's first style and layout over several frames. Until the
+ * first paint, the stylesheet skips the rendering of what lies below the top of the page
+ * (`content-visibility: auto` on the later children of `<main>` and on the footer), so the
+ * first frame lays out the header and the first section only. From the first paint on, each
+ * frame marks one more of them rendered; after the last, `painted` on `<html>` ends the rule,
+ * so nothing mounted later is ever skipped. A click or a key press meanwhile renders the rest
+ * at once, before the browser acts on it (an in-page link needs the real heights to land).
+ * Laid out in one task, the whole page was the longest task of a cold load (README,
+ * Performance). Without JavaScript the page renders whole: the rule needs `html.js`.
  */
 const inertPreloadRel = "x-remix-modulepreload";
 export const inertScriptType = "text/x-remix-hydration";
 
+/** What the stylesheet skips until the first paint: see its rule under `html.js:not(.painted)`. */
+const renderedLaterSelector = "main > * + *, body > footer";
+
+/**
+ * Skips only on a plain navigation without a fragment: the browser places a page opened at
+ * `#contact`, reloaded or revisited by the heights it lays out first, and placeholder heights
+ * above the target would leave it elsewhere. Otherwise `painted` is there before the first frame.
+ *
+ * `renderRest(all)`: marks the next element rendered (every one left, with `all`), and asks the
+ * next frame for the one after; once none is left, adds `painted` and stops listening.
+ */
+const renderRestInFrames = `var rest,entry=w.performance&&performance.getEntriesByType&&performance.getEntriesByType("navigation")[0],\
+skipping=!location.hash&&!(entry&&entry.type!=="navigate");\
+if(skipping){w.addEventListener("click",renderAll,true);w.addEventListener("keydown",renderAll,true)}\
+else d.documentElement.classList.add("painted");\
+function renderRest(all){if(!skipping)return;if(!rest)rest=[].slice.call(d.querySelectorAll("${renderedLaterSelector}"));\
+var e;do{e=rest.shift();if(e)e.setAttribute("data-rendered","")}while(e&&all);\
+if(e){requestAnimationFrame(function(){renderRest(false)});return}\
+skipping=false;d.documentElement.classList.add("painted");w.removeEventListener("click",renderAll,true);w.removeEventListener("keydown",renderAll,true)}\
+function renderAll(){renderRest(true)}`;
+
 const startHydrationAfterPaint = `(function(){var d=document,w=window,done=false,painted=false,loaded=false;\
+${renderRestInFrames}\
 function start(){if(done)return;done=true;\
 d.querySelectorAll('link[rel="${inertPreloadRel}"]').forEach(function(o){var l=d.createElement("link");l.rel="modulepreload";l.href=o.href;o.replaceWith(l)});\
 var o=d.querySelector('script[type="${inertScriptType}"]');if(!o)return;var s=d.createElement("script");s.type="module";s.nonce=o.nonce;s.textContent=o.textContent;o.replaceWith(s)}\
+function onPaint(){if(painted)return;painted=true;requestAnimationFrame(function(){renderRest(false)});ready()}\
 function ready(){if(painted&&loaded)setTimeout(start,0)}\
-function afterFrames(){requestAnimationFrame(function(){requestAnimationFrame(function(){painted=true;ready()})})}\
+function afterFrames(){requestAnimationFrame(function(){requestAnimationFrame(onPaint)})}\
 var P=w.PerformanceObserver;\
 if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0&&d.visibilityState==="visible"){\
-new P(function(list){if(list.getEntriesByName("first-contentful-paint").length){painted=true;ready()}}).observe({type:"paint",buffered:true})}\
+new P(function(list){if(list.getEntriesByName("first-contentful-paint").length)onPaint()}).observe({type:"paint",buffered:true})}\
 else afterFrames();\
 d.addEventListener("visibilitychange",function(){if(d.visibilityState==="visible")afterFrames()});\
 function onLoad(){loaded=true;ready();setTimeout(start,5000)}\

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { deferHydration, headScript } from "~/hydration/defer.server";
 
@@ -23,6 +24,16 @@ describe("deferHydration", () => {
     expect(headScript()).toContain(`link[rel="${inertPreloadRel}"]`);
     expect(headScript()).toContain(`script[type="${inertScriptType}"]`);
     expect(headScript()).toMatch(/^document\.documentElement\.classList\.add\("js"\);/);
+  });
+
+  it("renders later what the stylesheet skips until the first paint, and ends the rule with the same class", () => {
+    const css = readFileSync(new URL("../../app/styles/app.css", import.meta.url), "utf8");
+    const rule =
+      "html.js:not(.painted) main > * + *:not([data-rendered]),\nhtml.js:not(.painted) body > footer:not([data-rendered]) {\n  content-visibility: auto;";
+    expect(css).toContain(rule);
+    expect(headScript()).toContain('querySelectorAll("main > * + *, body > footer")');
+    expect(headScript()).toContain('setAttribute("data-rendered","")');
+    expect(headScript()).toContain('classList.add("painted")');
   });
 
   it("leaves a document without Remix's module script as it is", () => {
