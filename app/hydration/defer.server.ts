@@ -34,7 +34,8 @@ const renderedLaterSelector = "main > * + *, body > footer";
  * above the target would leave it elsewhere. Otherwise `painted` is there before the first frame.
  *
  * `renderRest(all)`: marks the next element rendered (every one left, with `all`), and asks the
- * next frame for the one after; once none is left, adds `painted` and stops listening.
+ * next frame for the one after; once none is left, adds `painted` and stops listening. The text
+ * runs inside `startHydrationAfterPaint`'s function, whose `d` and `w` it uses.
  */
 const renderRestInFrames = `var rest,entry=w.performance&&performance.getEntriesByType&&performance.getEntriesByType("navigation")[0],\
 skipping=!location.hash&&!(entry&&entry.type!=="navigate");\
