@@ -1,5 +1,5 @@
 import pg, { type Pool, type PoolClient, type QueryResult, type QueryResultRow } from "pg";
-import { parseConnectionString, withoutPassword } from "~/db/connection-string.server";
+import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
 import { type Migration, migrate } from "~/db/migrate.server";
 
 /** `connecting` until the first connection and migration succeed; then `ok` or `unreachable`. */
@@ -94,7 +94,8 @@ function createBusyReport(poolSize: number, log: (line: string) => void) {
 
 /**
  * The PostgreSQL connection of one replica: a `pg` pool of DATABASE_POOL_SIZE connections, the
- * schema migrated at start, and its reachability said once when it changes (never the password).
+ * schema migrated at start, and its reachability said once when it changes (naming the host,
+ * port and database of DATABASE_URL, never the URL).
  * TLS follows the URL's `sslmode` (and `sslrootcert`) or the `PGSSLMODE` variable.
  */
 export function createDatabase(options: {
@@ -105,9 +106,9 @@ export function createDatabase(options: {
 }): Database {
   const { poolSize, migrations, log = console.error } = options;
   const parsed = parseConnectionString(options.url);
-  const password = parsed.ok ? parsed.password : "";
+  const secrets = parsed.ok ? parsed.secrets : [];
   const causeOf = (error: unknown) =>
-    withoutPassword(error instanceof Error ? error.message || String(error) : String(error), password);
+    withoutSecrets(error instanceof Error ? error.message || String(error) : String(error), secrets);
 
   let state: DatabaseState = parsed.ok
     ? { status: "connecting" }
@@ -126,7 +127,7 @@ export function createDatabase(options: {
   // and opens a new one at the next query; without a listener the process would crash.
   pool.on("error", (error) => wentDown(error));
 
-  const where = parsed.ok ? `DATABASE_URL=${parsed.described}` : "DATABASE_URL";
+  const where = parsed.ok ? parsed.described : "DATABASE_URL";
   let outages = 0;
   const wentDown = (error: unknown) => {
     const cause = causeOf(error);
@@ -139,7 +140,7 @@ export function createDatabase(options: {
     outages += 1;
     log(
       first
-        ? `database: cannot connect to ${where} (${cause}); pages are served, enquiries are sent directly or refused, and connecting is retried`
+        ? `database: cannot connect to ${where}: ${cause}; pages are served, enquiries are sent directly or refused, and connecting is retried`
         : `database: ${where} is unreachable (${cause}); enquiries are sent directly or refused until it is back`,
     );
     if (migrated) scheduleCheck(FIRST_RETRY_MS);

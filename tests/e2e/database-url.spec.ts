@@ -8,9 +8,9 @@ import { validEnquiry } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
-// A wrong DATABASE_URL, each of the four ways an operator gets it wrong, with the real built
-// server and a real PostgreSQL: one start-up line names the variable and the cause (never the
-// password), pages are served, an enquiry is answered without a 500 and reaches EmailJS, and
+// A wrong DATABASE_URL, each way an operator gets it wrong, with the real built server and a
+// real PostgreSQL: one start-up line names the variable and the cause (never the password or
+// the URL), pages are served, an enquiry is answered without a 500 and reaches EmailJS, and
 // connecting is retried until the mistake is fixed.
 
 // A fake EmailJS on a loopback address of this file's own; the tests one after the other.
@@ -71,13 +71,14 @@ const lines = (server: RunningServer, pattern: RegExp) =>
 /**
  * What every wrong URL must give: one line naming DATABASE_URL and `cause`, pages served, an
  * enquiry answered 303 that reaches EmailJS once, and `/healthz` saying why, all without
- * `password` anywhere.
+ * `password` or `url` anywhere.
  */
 async function expectServedDespite(
   server: RunningServer,
   fake: FakeEmailJs,
   cause: RegExp,
   password: string,
+  url: string,
 ) {
   await expect.poll(() => lines(server, /DATABASE_URL/).length).toBe(1);
   const [line = ""] = lines(server, /DATABASE_URL/);
@@ -98,8 +99,10 @@ async function expectServedDespite(
   expect(detail).toMatchObject({ state: "unreachable" });
   expect(typeof detail === "object" && detail.cause).toMatch(cause);
 
-  expect(server.output()).not.toContain(password);
-  expect(JSON.stringify(detail)).not.toContain(password);
+  for (const secret of [password, url]) {
+    expect(server.output()).not.toContain(secret);
+    expect(JSON.stringify(detail)).not.toContain(secret);
+  }
 }
 
 test("a DATABASE_URL that is not a URL: one config line, pages and enquiries served", async ({
@@ -108,11 +111,10 @@ test("a DATABASE_URL that is not a URL: one config line, pages and enquiries ser
 }) => {
   // libpq's key=value form, which pg does not read as a URL.
   const password = "pw-not-a-url-51c3";
-  const server = await startServer({
-    env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: `host=db.internal user=site password=${password}` },
-  });
+  const url = `host=db.internal user=site password=${password}`;
+  const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
   try {
-    await expectServedDespite(server, fake, /DATABASE_URL is not a URL/, password);
+    await expectServedDespite(server, fake, /DATABASE_URL is not a URL/, password, url);
     expect(lines(server, /DATABASE_URL/)[0]).toMatch(
       /^config: DATABASE_URL is not a URL; write postgres:\/\//,
     );
@@ -123,18 +125,41 @@ test("a DATABASE_URL that is not a URL: one config line, pages and enquiries ser
 
 test("an unknown host: one line with the cause, pages and enquiries served", async ({ fake, folder }) => {
   const password = "pw-unknown-host-9b2e";
-  const server = await startServer({
-    env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: `postgres://site:${password}@db.invalid:5432/site` },
-  });
+  const url = `postgres://site:${password}@db.invalid:5432/site`;
+  const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
   try {
-    await expectServedDespite(server, fake, /ENOTFOUND db\.invalid/, password);
+    await expectServedDespite(server, fake, /ENOTFOUND db\.invalid/, password, url);
     expect(lines(server, /DATABASE_URL/)[0]).toMatch(
-      /^database: cannot connect to DATABASE_URL=postgres:\/\/site:\*\*\*@db\.invalid:5432\/site \(/,
+      /^database: cannot connect to DATABASE_URL \(host db\.invalid, port 5432, database site\): getaddrinfo ENOTFOUND db\.invalid; pages are served/,
     );
   } finally {
     await server.stop();
   }
 });
+
+// A password with an unencoded #, / or ? is misread (`site:2024` as the host and port, the rest
+// as a fragment, path or query), and one with a % that does not decode made the parse throw:
+// each is refused before connecting, and the site runs as while the database is unreachable.
+for (const [kind, url, password] of [
+  ["an unencoded #", "postgres://site:2024#SecretPw-7c1@db:5432/site", "SecretPw-7c1"],
+  ["an unencoded /", "postgres://site:1234/secretpw-7c2@db:5432/site", "secretpw-7c2"],
+  ["an unencoded ?", "postgres://site:5432?SecretPw-7c3@db:5432/site", "SecretPw-7c3"],
+  ["a % escape that does not decode", "postgres://site:p%ZZsecret-7c4@db:5432/site", "secret-7c4"],
+  ["a cut-off % escape", "postgres://site:secret-7c5%E0%A4%A@db:5432/site", "secret-7c5"],
+] as const) {
+  test(`a password with ${kind}: one line says to percent-encode it, pages and enquiries served`, async ({
+    fake,
+    folder,
+  }) => {
+    const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
+    try {
+      await expectServedDespite(server, fake, /percent-encode the password/, password, url);
+      expect(lines(server, /DATABASE_URL/)[0]).toMatch(/^config: DATABASE_URL has a /);
+    } finally {
+      await server.stop();
+    }
+  });
+}
 
 test("a wrong password: one line with the cause; once the role exists the server connects by itself", async ({
   fake,
@@ -146,7 +171,7 @@ test("a wrong password: one line with the cause; once the role exists the server
   const url = `postgres://${role}:${password}@127.0.0.1:${postgres.port}/${role}`;
   const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
   try {
-    await expectServedDespite(server, fake, /password authentication failed/, password);
+    await expectServedDespite(server, fake, /password authentication failed/, password, url);
     await postgres.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
     await postgres.sql(`CREATE DATABASE ${role} OWNER ${role}`);
     await expect.poll(() => databaseDetail(server.url), { timeout: 45_000 }).toBe("ok");
@@ -167,7 +192,7 @@ test("a missing database: one line with the cause; once it is created the server
   const password = decodeURIComponent(new URL(url).password);
   const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
   try {
-    await expectServedDespite(server, fake, new RegExp(`database "${name}" does not exist`), password);
+    await expectServedDespite(server, fake, new RegExp(`database "${name}" does not exist`), password, url);
     await postgres.sql(`CREATE DATABASE ${name}`);
     await expect.poll(() => databaseDetail(server.url), { timeout: 45_000 }).toBe("ok");
     expect(lines(server, /applied migrations/)).toHaveLength(1);

@@ -1,6 +1,7 @@
+import { type AddressInfo, createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parseConnectionString } from "~/db/connection-string.server";
+import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
 import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
 import type { Migration } from "~/db/migrate.server";
 import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
@@ -27,11 +28,10 @@ function startDatabase(url: string, poolSize: number) {
 }
 
 describe("DATABASE_URL", () => {
-  test("is described without its password", () => {
+  test("is described by its host, port and database only", () => {
     const parsed = parseConnectionString("postgres://site:s3cr%40t@db.example.com:5432/site?sslmode=require");
-    expect(parsed).toMatchObject({ ok: true, password: "s3cr@t" });
     expect(parsed.ok && parsed.described).toBe(
-      "postgres://site:***@db.example.com:5432/site?sslmode=require",
+      "DATABASE_URL (host db.example.com, port 5432, database site)",
     );
   });
 
@@ -42,6 +42,62 @@ describe("DATABASE_URL", () => {
     const parsed = parseConnectionString(raw);
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.problem).toContain(reason);
+  });
+
+  // A URL parser reads `site:2024` as the host and port and the rest as a fragment, path or
+  // query; a % that does not decode made the parse throw.
+  test.each([
+    ["an unencoded #", "postgres://site:2024#SecretPw@db:5432/site", "SecretPw"],
+    ["an unencoded /", "postgres://site:1234/secretpw@db:5432/site", "secretpw"],
+    ["an unencoded ?", "postgres://site:5432?SecretPw@db:5432/site", "SecretPw"],
+    ["a % escape that does not decode", "postgres://site:p%ZZsecret@db:5432/site", "ZZsecret"],
+    ["a cut-off % escape", "postgres://site:Secret%E0%A4%A@db:5432/site", "Secret"],
+  ])("a password with %s is refused: percent-encode it", (_, raw, secret) => {
+    const parsed = parseConnectionString(raw);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.problem).toMatch(/percent-encode the password/);
+    expect(JSON.stringify(parsed)).not.toContain(secret);
+  });
+
+  test("a password with an @ (the last @ ends it) and one percent-encoded are read", () => {
+    expect(parseConnectionString("postgres://site:p@ss@db/site")).toMatchObject({ ok: true });
+    expect(parseConnectionString("postgres://site:2024%23SecretPw@db:5432/site")).toMatchObject({
+      ok: true,
+      described: "DATABASE_URL (host db, port 5432, database site)",
+    });
+  });
+
+  test("an error echoing the password, as written or decoded, or the URL, is masked", () => {
+    const raw = "postgres://site:s3cr%40t@db.example.com/site?password=other-9f2";
+    const parsed = parseConnectionString(raw);
+    if (!parsed.ok) throw new Error(parsed.problem);
+    const echoed = withoutSecrets(`failed: ${raw} s3cr%40t s3cr@t other-9f2`, parsed.secrets);
+    expect(echoed).toBe("failed: *** *** *** ***");
+  });
+
+  test("a misread password is refused in one line, without connecting where the parser would have", async () => {
+    // What a URL parser takes for the host and port is a listener here: a connection would show.
+    const startups: string[] = [];
+    const listener = createServer((socket) => {
+      socket.once("data", (startup) => {
+        startups.push(startup.toString("latin1"));
+        socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const { port } = listener.address() as AddressInfo;
+    const { database, lines } = startDatabase(`postgres://127.0.0.1:${port}#SecretPw@db:5432/site`, 1);
+    // A well-formed URL to the same listener, started after: once it has connected, a connection
+    // started before it would have too.
+    const { database: control } = startDatabase(`postgres://control@127.0.0.1:${port}/control`, 1);
+    await expect.poll(() => startups.some((startup) => startup.includes("control"))).toBe(true);
+    expect(startups).toHaveLength(1);
+    expect(database.state()).toMatchObject({ status: "unreachable" });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^config: DATABASE_URL has a #, \/ or \? .*percent-encode the password/);
+    expect(lines.join("\n")).not.toContain("SecretPw");
+    await Promise.all([database.stop(), control.stop()]);
+    listener.close();
   });
 });
 
@@ -121,7 +177,9 @@ describe("the database", () => {
     await expect.poll(() => database.state().status).toBe("unreachable");
     await expect(database.query("SELECT 1")).rejects.toBeInstanceOf(DatabaseUnavailableError);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^database: cannot connect to DATABASE_URL=postgres:\/\/postgres:\*\*\*@/);
+    expect(lines[0]).toMatch(
+      /^database: cannot connect to DATABASE_URL \(host 127\.0\.0\.1, port \d+, database postgres\): password authentication failed/,
+    );
     expect(lines.join("\n")).not.toContain("wrong-pass-9c1e");
     await database.stop();
   });
