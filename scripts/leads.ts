@@ -9,12 +9,13 @@
 //   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
 //   npm run leads -- erase EMAIL|PHONE           deletes them all, for good
 //   npm run leads -- --health          the store as it shows itself, without the server
-// It reads the store the server uses: the database when DATABASE_URL is set, otherwise
-// ENQUIRY_STORE_DIR (default ./data), with the store's own rules (app/leads/). What it queues,
-// the running server routes: EmailJS when it has it, otherwise its inbox. `npm run build`
-// bundles it into build/leads.js (scripts/build-commands.js), so the production image has it too.
-import { createDatabase, type Database } from "~/db/database.server";
-import { MIGRATIONS } from "~/db/migrations.server";
+// Its forms are listed in scripts/lib/command-forms.ts. It reads the store the server uses: the
+// database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR (default ./data), with the
+// store's own rules (app/leads/). What it queues, the running server routes: EmailJS when it has
+// it, otherwise its inbox. `npm run build` bundles it into build/leads.js
+// (scripts/build-commands.js), so the production image has it too.
+import { openCommandDatabase } from "~/db/command-database.server";
+import type { Database } from "~/db/database.server";
 import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
 import type { LeadStore } from "~/leads/contract.server";
@@ -27,54 +28,47 @@ import { channelOf, describeSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { describeLeads } from "~/leads/store-state";
 import { showInvisible } from "~/text/invisible-characters";
+import { type FormName, readArguments, usageLine } from "./lib/command-forms";
 import { printTable } from "./lib/table.js";
 
-/** How long the tool waits for DATABASE_URL to answer before it gives up with the cause. */
-const CONNECT_WAIT_MS = 10_000;
-
-const database = env.DATABASE_URL ? await connect(env.DATABASE_URL) : null;
+// The arguments are read before the store is opened: a mistyped command is told its usage
+// whether or not the database answers.
+const args = readArguments("leads", process.argv.slice(2));
+if (!args) {
+  console.error(usageLine("leads"));
+  process.exit(2);
+}
+const json = args.switches.has("--json");
+const [value = ""] = args.values;
+const database = env.DATABASE_URL ? await openCommandDatabase("leads", env.DATABASE_URL) : null;
 const store: LeadStore = database
   ? createPgLeadStore({ database, log: (line) => console.error(line) })
   : createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
-const args = process.argv.slice(2);
-const json = args.includes("--json");
-const [command, target, ...rest] = args.filter((arg) => arg !== "--json");
+
+/** What each form of the command does (scripts/lib/command-forms.ts lists the forms). */
+const run: Record<FormName<"leads">, () => Promise<void>> = {
+  list: () => list(false),
+  spam: () => list(true),
+  sources: () => sources(30),
+  sourcesOver: () => sources(Number(value)),
+  health,
+  retryFailed: () => retry("--failed"),
+  retry: () => retry(value),
+  release: () => releaseLead(value),
+  find: () => find(value),
+  erase: () => erase(value),
+};
 
 try {
-  if (command === "retry" && target && rest.length === 0 && !json) await retry(target);
-  else if (command === "release" && target && rest.length === 0 && !json) await releaseLead(target);
-  else if (command === "find" && target && rest.length === 0) await find(target);
-  else if (command === "erase" && target && rest.length === 0 && !json) await erase(target);
-  else if (command === "--spam" && target === undefined) await list(true);
-  else if (command === "--health" && target === undefined && !json) await health();
-  else if (command === "--sources" && !json) await sources(summaryDays(target, rest));
-  else if (command === undefined) await list(false);
-  else usage();
+  await run[args.form]();
 } catch (error) {
-  const changes = command === "retry" || command === "release" || command === "erase";
+  const changes = ["retry", "retryFailed", "release", "erase"].includes(args.form);
   console.error(
-    `leads: cannot ${changes ? "change" : "read"} ${store.folder}: ${error instanceof Error ? error.message : String(error)}`,
+    `leads: cannot ${changes ? "change" : "read"} ${store.folder}${database ? " (DATABASE_URL)" : ""}: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exitCode = 1;
 } finally {
   await database?.stop();
-}
-
-/** The database, connected and migrated; exits with the cause (never the password) when it cannot be. */
-async function connect(url: string): Promise<Database> {
-  const connected = createDatabase({ url, poolSize: 2, migrations: MIGRATIONS, log: () => {} });
-  connected.start();
-  const timeout = new Promise<"timeout">((resolve) =>
-    setTimeout(resolve, CONNECT_WAIT_MS, "timeout").unref(),
-  );
-  if ((await Promise.race([connected.ready().then(() => "ready" as const), timeout])) === "ready")
-    return connected;
-  const state = connected.state();
-  console.error(
-    `leads: cannot reach the lead store at DATABASE_URL (${state.status === "unreachable" ? state.cause : "no answer"}); fix DATABASE_URL or start the database`,
-  );
-  await connected.stop();
-  process.exit(1);
 }
 
 /** The inbox view (every lead not quarantined), or with `spam` the quarantine, newest first. */
@@ -256,22 +250,6 @@ async function databaseDeliverer(connected: Database) {
     : "delivery: no replica holds the deliverer lock (no server running on this database)";
 }
 
-/** The N of `--sources [--days N]`: 30 when not given, a whole number of days from 1 to 3650. */
-function summaryDays(flag: string | undefined, values: string[]): number {
-  if (flag === undefined) return 30;
-  const [value] = values;
-  if (
-    flag !== "--days" ||
-    values.length !== 1 ||
-    !value ||
-    !/^[1-9]\d{0,3}$/.test(value) ||
-    Number(value) > 3650
-  ) {
-    usage();
-  }
-  return Number(value);
-}
-
 /** Leads per source, medium and campaign received in the last `days` days, by what became of them. */
 async function sources(days: number) {
   const since = Date.now() - days * 24 * 60 * 60 * 1000;
@@ -311,11 +289,4 @@ async function sources(days: number) {
 function fail(line: string): never {
   console.error(line);
   process.exit(1);
-}
-
-function usage() {
-  console.error(
-    "usage: npm run leads [-- --json | -- --spam [--json] | -- --sources [--days N] | -- --health | -- retry ID | -- retry --failed | -- release ID | -- find EMAIL|PHONE [--json] | -- erase EMAIL|PHONE]",
-  );
-  process.exit(2);
 }

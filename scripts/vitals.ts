@@ -13,28 +13,27 @@ import type { VitalsRecord } from "~/vitals/metrics";
 import { renderReport } from "~/vitals/report-html";
 import { PREVIOUS_VITALS_FILE, VITALS_FILE } from "~/vitals/store.server";
 import { formatSummary, parseRecords, SUMMARY_WINDOW_MS, summarise } from "~/vitals/summary";
+import { readArguments, usageLine } from "./lib/command-forms";
 
-const args = process.argv.slice(2);
-const htmlFlag = args.indexOf("--html");
-const htmlPath = htmlFlag === -1 ? undefined : args[htmlFlag + 1];
-if (htmlFlag !== -1 && (htmlPath === undefined || htmlPath.startsWith("--"))) {
-  console.error("usage: npm run vitals [-- --html <file>]");
+const args = readArguments("vitals", process.argv.slice(2));
+if (!args) {
+  console.error(usageLine("vitals"));
   process.exit(2);
 }
+const htmlPath = args.form === "html" ? args.values[0] : undefined;
 
 const env = parseEnv(process.env);
 const now = new Date();
 
 async function fromDatabase(url: string): Promise<VitalsRecord[]> {
-  let database: Awaited<ReturnType<typeof openCommandDatabase>>;
-  try {
-    database = await openCommandDatabase(url);
-  } catch (error) {
-    console.error(`vitals: DATABASE_URL: ${(error as Error).message}`);
-    process.exit(1);
-  }
+  const database = await openCommandDatabase("vitals", url);
   try {
     return await readDatabaseRecords(database, new Date(now.getTime() - SUMMARY_WINDOW_MS));
+  } catch (error) {
+    console.error(
+      `vitals: cannot read the database at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
   } finally {
     await database.stop();
   }

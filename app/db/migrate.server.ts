@@ -12,7 +12,7 @@ export interface Migration {
 }
 
 /** The advisory lock every replica takes to migrate: one at a time, whoever starts first. */
-const MIGRATION_LOCK = 7_360_221_024;
+export const MIGRATION_LOCK = 7_360_221_024;
 
 /**
  * Applies the migrations the database has not seen yet, each in its own transaction, under a

@@ -1,9 +1,18 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
+import { MIGRATION_LOCK } from "~/db/migrate.server";
+import { COMMANDS, type CommandName, everyInvocation } from "../../scripts/lib/command-forms";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { postEnquiry, requestsFor } from "../../scripts/lib/lead-fixtures";
-import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../../scripts/lib/server-process";
+import {
+  freePort,
+  type RunningServer,
+  startServer,
+  TEST_HEALTH_TOKEN,
+} from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
@@ -11,7 +20,8 @@ import { startPostgres, type TestPostgres } from "../support/postgres";
 // A wrong DATABASE_URL, each way an operator gets it wrong, with the real built server and a
 // real PostgreSQL: one start-up line names the variable and the cause (never the password or
 // the URL), pages are served, an enquiry is answered without a 500 and reaches EmailJS, and
-// connecting is retried until the mistake is fixed.
+// connecting is retried until the mistake is fixed. And the operator's commands, in every form
+// they accept, answer a wrong DATABASE_URL with one line and exit 1.
 
 // A fake EmailJS on a loopback address of this file's own; the tests one after the other.
 const FAKE_HOST = (process.env.FAKE_EMAILJS_HOST ?? "127.0.0.2").replace(/^127\.0\./, "127.22.");
@@ -204,5 +214,94 @@ test("a missing database: one line with the cause; once it is created the server
     expect(tables).toHaveLength(1);
   } finally {
     await server.stop();
+  }
+});
+
+/** How long an operator's command may take to answer a database it cannot use (its own deadline). */
+const COMMAND_DEADLINE_MS = 15_000;
+
+interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run <command> -- <args>` as the image runs it (build/<command>.js), stopped at the deadline. */
+function runCommand(command: CommandName, args: string[], cwd: string, databaseUrl: string) {
+  return new Promise<CommandRun>((resolve) => {
+    execFile(
+      process.execPath,
+      [join(process.cwd(), `build/${command}.js`), ...args],
+      {
+        cwd,
+        timeout: COMMAND_DEADLINE_MS,
+        env: {
+          PATH: process.env.PATH ?? "",
+          NODE_ENV: "production",
+          ENQUIRY_STORE_DIR: cwd,
+          DATABASE_URL: databaseUrl,
+        },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+test("every form of every operator command answers an unreachable or malformed DATABASE_URL with one line and exit 1", async ({
+  folder,
+}) => {
+  // A port nothing listens on, and a password whose % escape does not decode.
+  const port = await freePort();
+  const urls = [
+    { password: "pw-stopped-4e8", secret: "stopped-4e8", cause: /ECONNREFUSED/ },
+    { password: "p%ZZsecret-4e9", secret: "secret-4e9", cause: /percent-encode the password/ },
+  ].map(({ password, ...rest }) => ({ url: `postgres://site:${password}@127.0.0.1:${port}/site`, ...rest }));
+  const runs = (Object.keys(COMMANDS) as CommandName[]).flatMap((command) =>
+    everyInvocation(command).flatMap((args) => urls.map((url) => ({ command, args, ...url }))),
+  );
+  // Four at a time: each run is a node process, and the machine is shared.
+  const results: CommandRun[] = [];
+  for (let start = 0; start < runs.length; start += 4) {
+    const batch = runs.slice(start, start + 4);
+    results.push(
+      ...(await Promise.all(batch.map((run) => runCommand(run.command, run.args, folder, run.url)))),
+    );
+  }
+  runs.forEach(({ command, args, url, secret, cause }, index) => {
+    const { code, stdout, stderr } = results[index] as CommandRun;
+    const called = `${command} ${args.join(" ")} with ${cause}`;
+    expect.soft(code, `${called}: ${stderr}`).toBe(1);
+    expect.soft(stdout, called).toBe("");
+    const said = stderr.trim().split("\n");
+    expect.soft(said, called).toHaveLength(1);
+    expect.soft(said[0], called).toMatch(new RegExp(`^${command}: .*DATABASE_URL`));
+    expect.soft(said[0], called).toMatch(cause);
+    expect.soft(stderr, called).not.toContain(secret);
+    expect.soft(stderr, called).not.toContain(url);
+  });
+  expect(runs.length).toBeGreaterThanOrEqual(urls.length * Object.keys(COMMANDS.leads).length);
+});
+
+test("an operator command whose database does not answer in time (another process migrating it): one line, exit 1 before its deadline", async ({
+  folder,
+  postgres,
+}) => {
+  const url = await postgres.createDatabase();
+  // Another process migrating: it holds the migration lock, so the command's migration waits.
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  try {
+    await holder.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    const { code, stdout, stderr } = await runCommand("leads", ["--health"], folder, url);
+    expect(code, stderr).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(
+      /^leads: cannot connect to DATABASE_URL \(host 127\.0\.0\.1, port \d+, database \w+\): no answer within 10 s; start the database or fix DATABASE_URL\n$/,
+    );
+  } finally {
+    await holder.end();
   }
 });
