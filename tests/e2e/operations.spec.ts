@@ -258,6 +258,62 @@ test.describe("process", { tag: "@process" }, () => {
     }
   });
 
+  test("SIGTERM closes an idle keep-alive connection at once, while a request in flight holds the process", async ({
+    serverNode,
+  }) => {
+    const server = await startServer({ node: serverNode });
+    const holder = connect(server.port, "127.0.0.1");
+    const idle = connect(server.port, "127.0.0.1");
+    try {
+      // A keep-alive connection, idle once its answer is read whole.
+      let received = "";
+      idle.setEncoding("latin1");
+      idle.on("data", (chunk: string) => {
+        received += chunk;
+      });
+      // What the client sees, in order: without the drain the idle connection would stay open
+      // until Node's keep-alive timeout, long after the request in flight is answered.
+      const seen: string[] = [];
+      const idleEnded = once(idle, "end").then(() => seen.push("idle connection ended"));
+      idle.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+      await expect.poll(() => /\r\n\r\n\{"status":"ok"\}$/.test(received)).toBe(true);
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+      expect(received).toMatch(/\r\nConnection: keep-alive\r\n/i);
+      const answered = received;
+
+      // A request in flight on another connection: without it the process would exit at once,
+      // and its exit would close every connection.
+      const holderChunks: Buffer[] = [];
+      holder.on("data", (chunk: Buffer) => holderChunks.push(chunk));
+      const holderDone = once(holder, "end").then(() => {
+        seen.push("request in flight answered");
+        return Buffer.concat(holderChunks).toString("latin1");
+      });
+      await writeReadByServer(holder, `GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`);
+
+      const exited = once(server.process, "exit");
+      server.process.kill("SIGTERM");
+      // The request in flight is finished once the server is draining (it closed the idle
+      // connection before it said so); its answer shows the server still running.
+      await draining(server);
+      holder.write("\r\n");
+      const held = await holderDone;
+      expect(held).toMatch(/^HTTP\/1\.1 200 /);
+      expect(held).toMatch(/\r\nConnection: close\r\n/i);
+      await idleEnded;
+      expect(seen).toEqual(["idle connection ended", "request in flight answered"]);
+      // The server ended the idle connection and sent nothing more on it.
+      expect(received).toBe(answered);
+      const [code] = (await exited) as [number | null];
+      expect(code).toBe(0);
+      expect(server.output()).toMatch(/^shutdown: done; exiting \d+ ms after SIGTERM$/m);
+    } finally {
+      holder.destroy();
+      idle.destroy();
+      await server.stop();
+    }
+  });
+
   test("every request is logged as one line, whoever answers it", async ({ serverNode }) => {
     const server = await startServer({ node: serverNode });
     try {
