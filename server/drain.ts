@@ -5,6 +5,7 @@ import type { Server, ServerResponse } from "node:http";
  * further response says `Connection: close`, idle keep-alive connections close, requests in
  * flight finish, `stop` ends the services' work; the process exits 0 once all of that is
  * done, and at `deadlineMs` whatever clients do (a half-sent request, a busy keep-alive client).
+ * It logs when it begins and when it exits, with the milliseconds since the signal.
  */
 export function createDrain(options: {
   server: Server;
@@ -26,18 +27,27 @@ export function createDrain(options: {
         if (draining) setImmediate(() => server.closeIdleConnections());
       });
     },
-    begin(): void {
+    begin(signal: NodeJS.Signals = "SIGTERM"): void {
       if (draining) return;
       draining = true;
+      const began = performance.now();
+      const since = () => `${Math.round(performance.now() - began)} ms after ${signal}`;
       setTimeout(() => {
         log(
-          `shutdown: still busy after ${deadlineMs / 1000} s (${inFlight.size} unanswered request(s), or a client that never finished its request); exiting`,
+          `shutdown: still busy after ${deadlineMs / 1000} s (${inFlight.size} unanswered request(s), or a client that never finished its request); exiting ${since()}`,
         );
         exit(0);
       }, deadlineMs).unref();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      void Promise.allSettled([closed, stop()]).then(() => exit(0));
+      // Logged once the listener is closed: whoever reads it finds the port refusing.
+      log(
+        `shutdown: ${signal}: draining, no new connections, ${inFlight.size} request(s) in flight; exiting when they are done, at ${deadlineMs / 1000} s at the latest`,
+      );
+      void Promise.allSettled([closed, stop()]).then(() => {
+        log(`shutdown: done; exiting ${since()}`);
+        exit(0);
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { createServer, isIPv6 } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -75,8 +75,8 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 
 /**
  * Starts the built server the way production does (`node build/server.js`, on `node`: the
- * Node binary to run, this process's own by default) with the given environment, and resolves
- * once `/healthz` answers. `quiet` drops the request log (a
+ * Node binary to run, this process's own by default) with the given environment (on `HOST`,
+ * 127.0.0.1 by default, which `url` names), and resolves once `/healthz` answers. `quiet` drops the request log (a
  * benchmark should not pay a pipe write per request); stderr is always kept. Without an
  * `ENQUIRY_STORE_DIR` of the caller's, leads go to a temporary folder removed at `stop()`, never
  * into the checkout's `./data`.
@@ -91,7 +91,8 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? process.cwd();
-  const port = await freePort();
+  const host = options.env?.HOST ?? "127.0.0.1";
+  const port = await freePort(host);
   const ownStore =
     options.env?.ENQUIRY_STORE_DIR === undefined ? mkdtempSync(join(tmpdir(), "leads-")) : null;
   const command = options.command ?? [options.node ?? process.execPath, "build/server.js"];
@@ -101,7 +102,7 @@ export async function startServer(
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
-      HOST: "127.0.0.1",
+      HOST: host,
       HEALTH_TOKEN: TEST_HEALTH_TOKEN,
       ...(ownStore ? { ENQUIRY_STORE_DIR: ownStore } : {}),
       ...options.env,
@@ -116,7 +117,7 @@ export async function startServer(
   child.stderr?.on("data", (chunk) => {
     output += chunk;
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${isIPv6(host) ? `[${host}]` : host}:${port}`;
   const stop = async () => {
     await stopProcess(child);
     if (ownStore) rmSync(ownStore, { recursive: true, force: true });

@@ -30,9 +30,21 @@ base.describe.configure({ mode: "default", timeout: 120_000 });
 /** A loopback address of this file's own for the fake's port 443, so other files' fakes never clash. */
 const FAKE_HOST = (process.env.FAKE_EMAILJS_HOST ?? "127.0.0.2").replace(/^127\.0\./, "127.24.");
 
+/** A server of its own on an IPv6 literal address, with its own store. */
+interface Ipv6App {
+  server: RunningServer;
+  storeDir: string;
+}
+
+/** The app's environment in this file: SITE_URL is another origin than the test's. */
+const appEnv = (fake: FakeEmailJs, storeDir: string) => ({
+  ...emailJsAppEnv(fake, storeDir),
+  SITE_URL: "https://www.nirmaan.digital",
+});
+
 const test = base.extend<
   { fake: FakeEmailJs },
-  { fakeEmailJs: FakeEmailJs; app: RunningServer; storeDir: string }
+  { fakeEmailJs: FakeEmailJs; app: RunningServer; storeDir: string; ipv6App: Ipv6App }
 >({
   storeDir: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
@@ -54,12 +66,21 @@ const test = base.extend<
   ],
   app: [
     async ({ fakeEmailJs, storeDir }, use) => {
-      // SITE_URL is another origin than the test's: a form posted from the origin the browser
-      // used counts as this site's too.
-      const env = { ...emailJsAppEnv(fakeEmailJs, storeDir), SITE_URL: "https://www.nirmaan.digital" };
-      const server = await startServer({ env });
+      // A form posted from the origin the browser used counts as this site's too.
+      const server = await startServer({ env: appEnv(fakeEmailJs, storeDir) });
       await use(server);
       await server.stop();
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+  ipv6App: [
+    async ({ fakeEmailJs }, use) => {
+      const folder = mkdtempSync(join(tmpdir(), "lead-source-ipv6-"));
+      const storeDir = join(folder, "data");
+      const server = await startServer({ env: { ...appEnv(fakeEmailJs, storeDir), HOST: "::1" } });
+      await use({ server, storeDir });
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
     },
     { scope: "worker", timeout: 60_000 },
   ],
@@ -343,6 +364,30 @@ test.describe("without JavaScript", () => {
     await page.goto("/");
     const values = await sendEnquiry(page);
     await expectSource({ storeDir, fake }, values.name, direct, before);
+    await expectNothingStored(page, context);
+  });
+});
+
+test.describe("without JavaScript, over an IPv6 literal host", () => {
+  test.use({
+    javaScriptEnabled: false,
+    baseURL: async ({ ipv6App }, use) => use(ipv6App.server.url),
+  });
+
+  test("from a newsletter's campaign link at http://[::1]:PORT: the POST's Referer is this site's page", async ({
+    page,
+    context,
+    fake,
+    ipv6App,
+  }) => {
+    const { storeDir } = ipv6App;
+    const before = await summary(storeDir);
+    await page.goto(CAMPAIGN);
+    expect(new URL(page.url()).hostname).toBe("[::1]");
+    const posted = page.waitForRequest((request) => request.method() === "POST");
+    const values = await sendEnquiry(page);
+    expect(await (await posted).headerValue("referer")).toBe(`${ipv6App.server.url}${CAMPAIGN}`);
+    await expectSource({ storeDir, fake }, values.name, campaign, before);
     await expectNothingStored(page, context);
   });
 });

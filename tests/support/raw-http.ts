@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
+import { expect } from "@playwright/test";
 
 export interface RawResponse {
   status: number;
@@ -64,3 +66,47 @@ export function exchange(
 /** The status codes of the responses in what `exchange` read, in order. */
 export const statusLines = (text: string) =>
   [...text.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((match) => Number(match[1]));
+
+/** `127.0.0.1:port` as /proc/net/tcp writes it. */
+const procAddress = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/**
+ * The bytes the kernel holds for the established TCP connection from `localPort` to
+ * `remotePort` on 127.0.0.1 (Linux): sent and not yet acknowledged (`unacked`), received and
+ * not yet read by its process (`unread`); undefined when there is no such connection.
+ */
+function tcpQueues(localPort: number, remotePort: number): { unacked: number; unread: number } | undefined {
+  const [local, remote] = [procAddress(localPort), procAddress(remotePort)];
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const [, address, peer, state, queues = ""] = line.trim().split(/\s+/);
+    if (address !== local || peer !== remote || state !== "01") continue;
+    const [unacked = Number.NaN, unread = Number.NaN] = queues
+      .split(":")
+      .map((hex) => Number.parseInt(hex, 16));
+    return { unacked, unread };
+  }
+  return undefined;
+}
+
+/**
+ * Writes `bytes` on `socket` (a connection to a server on 127.0.0.1) and resolves once the
+ * server's process has read them: the kernel holds none of them unacknowledged on the client's
+ * side, nor unread on the server's. Node parses what it reads at once, so a request begun in
+ * them is then in flight (the server no longer counts the connection as idle).
+ */
+export async function writeReadByServer(socket: Socket, bytes: string): Promise<void> {
+  await new Promise<void>((resolve, reject) =>
+    socket.write(bytes, (error) => (error ? reject(error) : resolve())),
+  );
+  const { localPort = 0, remotePort = 0 } = socket;
+  await expect
+    .poll(
+      () => {
+        const client = tcpQueues(localPort, remotePort);
+        const server = tcpQueues(remotePort, localPort);
+        return client?.unacked === 0 && server?.unread === 0;
+      },
+      { message: `the server read what was sent on port ${localPort}` },
+    )
+    .toBe(true);
+}
