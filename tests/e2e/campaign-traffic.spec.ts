@@ -2,8 +2,8 @@ import { startServer } from "../../scripts/lib/server-process";
 import { startCachingProxy } from "../support/caching-proxy";
 import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { guideCacheKey } from "../support/nginx-guide";
 import { type RawResponse, raw } from "../support/raw-http";
-import { readmeCacheKey } from "../support/readme-cache-key";
 
 const browser = { "Accept-Encoding": "gzip, deflate, br, zstd" };
 const siteUrl = "https://www.nirmaan.digital";
@@ -176,10 +176,10 @@ test.describe("behind a cache", () => {
     }
   });
 
-  test("keyed as the README's nginx map keys it, every campaign URL shares the page's one copy", async ({
+  test("keyed as docs/deploying.md's nginx map keys it, every campaign URL shares the page's one copy", async ({
     baseURL,
   }) => {
-    const proxy = await startCachingProxy(baseURL ?? "", readmeCacheKey());
+    const proxy = await startCachingProxy(baseURL ?? "", guideCacheKey());
     try {
       const clean = await raw(proxy.url, "/", browser);
       for (const query of campaigns) {

@@ -10,8 +10,8 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { guideCacheKey } from "../support/nginx-guide";
 import { raw } from "../support/raw-http";
-import { readmeCacheKey } from "../support/readme-cache-key";
 
 // The default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 
@@ -114,7 +114,7 @@ test.describe("without JavaScript", () => {
     browser,
     baseURL,
   }) => {
-    for (const key of [undefined, readmeCacheKey()]) {
+    for (const key of [undefined, guideCacheKey()]) {
       const proxy = await startCachingProxy(baseURL ?? "", key);
       const sender = await otherVisitor(browser, proxy.url, false);
       const { page } = sender;

@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { onlyTrackingParameters, TRACKING_PARAMETERS } from "~/shared-documents/tracking-parameters.server";
-import { readmeCacheArgs, readmeCacheKey, readmeProxyHeaders } from "../support/readme-cache-key";
+import { guideCacheArgs, guideCacheKey, guideProxyHeaders, readNginxGuide } from "../support/nginx-guide";
 
-const cacheArgs = readmeCacheArgs();
-const key = readmeCacheKey();
+const cacheArgs = guideCacheArgs();
+const key = guideCacheKey();
 
-describe("the README's nginx cache key", () => {
+describe("docs/deploying.md's nginx cache key", () => {
   it("drops a query of tracking parameters only, for every one the app knows", () => {
     for (const name of [...TRACKING_PARAMETERS, "utm_source", "utm_medium", "utm_campaign", "utm_content"]) {
       expect(cacheArgs(`${name}=x`), name).toBe("");
@@ -49,13 +48,10 @@ describe("the README's nginx cache key", () => {
   });
 
   it("lists every tracking parameter for CDNs that take names", () => {
-    const readme = readFileSync("README.md", "utf8");
-    const cdns = readme.slice(
-      readme.indexOf("**CDNs** list the parameters"),
-      readme.indexOf("- Cloudflare:"),
-    );
+    const guide = readNginxGuide();
+    const cdns = guide.slice(guide.indexOf("**CDNs** list the parameters"), guide.indexOf("- Cloudflare:"));
     for (const name of TRACKING_PARAMETERS) expect(cdns, name).toContain(`\`${name}\``);
-    const fastly = /querystring\.regfilter\(req\.url, "([^"]+)"\)/.exec(readme)?.[1] ?? "";
+    const fastly = /querystring\.regfilter\(req\.url, "([^"]+)"\)/.exec(guide)?.[1] ?? "";
     for (const name of [...TRACKING_PARAMETERS, "utm_source", "utm_anything"]) {
       expect(new RegExp(fastly).test(name), name).toBe(true);
     }
@@ -63,9 +59,9 @@ describe("the README's nginx cache key", () => {
   });
 });
 
-describe("the README's nginx block", () => {
+describe("docs/deploying.md's nginx block", () => {
   it("passes the host and scheme it saw, and clears a client's X-Forwarded-Host, which its cache key does not hold", () => {
-    const headers = readmeProxyHeaders();
+    const headers = guideProxyHeaders();
     expect(headers.get("host")).toBe("$host");
     expect(headers.get("x-forwarded-proto")).toBe("$scheme");
     expect(headers.get("x-forwarded-host")).toBe('""');

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { guideNginxBlock } from "../support/nginx-guide";
 
-const readme = readFileSync("README.md", "utf8");
 const nginx = readFileSync("deploy/nginx.conf", "utf8");
 const compose = readFileSync("compose.yaml", "utf8");
 
@@ -14,8 +14,8 @@ function settings(text: string): string[] {
 }
 
 describe("compose.yaml and deploy/nginx.conf", () => {
-  it("proxy, cache and key every request as the README's nginx does", () => {
-    const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  it("proxy, cache and key every request as docs/deploying.md's nginx does", () => {
+    const block = guideNginxBlock();
     const location = /location \/ \{\n([\s\S]*?)\n {4}\}/.exec(block)?.[1] ?? "";
     const map = /map \$args[\s\S]*?\n\}/.exec(block)?.[0] ?? "";
     const cachePath = block.split("\n").find((line) => line.startsWith("proxy_cache_path")) ?? "";
