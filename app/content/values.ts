@@ -1,4 +1,4 @@
-/** 'Our Core Values', phrased for software delivery (docs/decisions.md §4). */
+/** 'Our Core Values', phrased for software delivery (docs/decisions/004-content-departures.md). */
 export type ValueIcon = "simple" | "reliable" | "care";
 
 export interface CoreValue {

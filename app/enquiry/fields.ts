@@ -1,6 +1,7 @@
 /**
  * The enquiry's fields, in form order: the one list the form, the action, the lead store and
- * the EmailJS template parameters are made from (docs/decisions.md §2 names them).
+ * the EmailJS template parameters are made from (docs/decisions/002-operating-contract.md
+ * names them).
  */
 export const ENQUIRY_FIELDS = ["name", "email", "countryCode", "phoneNumber", "message"] as const;
 

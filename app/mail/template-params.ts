@@ -2,7 +2,8 @@ import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
 import { clickIdOf, describeSource, type LeadSource } from "~/leads/source";
 
 /**
- * The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name` (docs/decisions.md §2),
+ * The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name`
+ * (docs/decisions/002-operating-contract.md),
  * and where the lead came from: `source` (`google / cpc / spring-launch`, `linkedin.com (referral)`,
  * `direct`) and `click_id` (`gclid=…`, or empty).
  */
