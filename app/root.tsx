@@ -64,7 +64,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>
-        {/* Hydrated apart from the page above it (README, Performance); it never suspends. */}
+        {/* Hydrated apart from the page above it (docs/performance.md, "The design"); it never suspends. */}
         <Suspense>
           <SiteFooter year={data?.year ?? new Date().getFullYear()} />
         </Suspense>

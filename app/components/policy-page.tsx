@@ -78,7 +78,7 @@ export function PolicyPage({ policy }: { policy: Policy }) {
             </ol>
           </div>
         </nav>
-        {/* Hydrated apart from the page's top (README, Performance); it never suspends. */}
+        {/* Hydrated apart from the page's top (docs/performance.md, "The design"); it never suspends. */}
         <Suspense>
           <PolicyBody policy={policy} anchors />
         </Suspense>

@@ -1,6 +1,6 @@
 /**
- * Every Cache-Control value the site sends, by what the response is (README, "Caching proxy or
- * CDN in front", has the table).
+ * Every Cache-Control value the site sends, by what the response is (docs/deploying.md, "A
+ * caching proxy or CDN in front", has the table).
  */
 export const CACHE_CONTROL = {
   /**

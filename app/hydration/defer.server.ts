@@ -19,8 +19,8 @@
  * frame marks one more of them rendered; after the last, `painted` on `<html>` ends the rule,
  * so nothing mounted later is ever skipped. A click or a key press meanwhile renders the rest
  * at once, before the browser acts on it (an in-page link needs the real heights to land).
- * Laid out in one task, the whole page was the longest task of a cold load (README,
- * Performance). Without JavaScript the page renders whole: the rule needs `html.js`.
+ * Laid out in one task, the whole page was the longest task of a cold load
+ * (docs/performance.md, "The design"). Without JavaScript the page renders whole: the rule needs `html.js`.
  */
 const inertPreloadRel = "x-remix-modulepreload";
 export const inertScriptType = "text/x-remix-hydration";

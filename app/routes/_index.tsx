@@ -58,7 +58,7 @@ export default function HomePage() {
   useRevealOnScroll();
   useDropNoticeToken();
   // Each <Suspense> is hydrated and committed apart, after the header and the hero, with the
-  // main thread free in between (README, Performance); nothing in them ever suspends.
+  // main thread free in between (docs/performance.md, "The design"); nothing in them ever suspends.
   return (
     <HomeContentProvider value={content}>
       <HeroSection />

@@ -1,8 +1,8 @@
 /**
  * Query parameters that ad platforms, newsletters and social sites append to links for their own
  * analytics. The site never reads them, so they do not change the page: a GET whose query holds
- * only these still gets the shared document (README, "Caching proxy or CDN in front", keeps the
- * nginx `map` in step with this list). Names match exactly, lower case, as the platforms write them.
+ * only these still gets the shared document (docs/deploying.md, "Campaign links and the cache
+ * key", keeps the nginx `map` in step with this list). Names match exactly, lower case, as the platforms write them.
  */
 export const TRACKING_PARAMETERS = [
   "gclid", // Google Ads

@@ -8,8 +8,8 @@ import { exchange, raw, statusLines } from "../support/raw-http";
 /**
  * The URL the app serves is made by the server from the request target's path and query and a
  * strictly valid `Host` only: no header can move a request to another page, so no header can
- * make a cache store one page under another's key. The server runs as the README sets it up
- * behind nginx (`TRUST_PROXY=127.0.0.1`), so the test client is a trusted proxy.
+ * make a cache store one page under another's key. The server runs as docs/deploying.md sets it
+ * up behind nginx (`TRUST_PROXY=127.0.0.1`), so the test client is a trusted proxy.
  */
 
 const SITE_URL = "https://www.nirmaan.digital";

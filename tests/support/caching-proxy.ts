@@ -18,7 +18,7 @@ export interface CachingProxy {
 }
 
 /**
- * A shared cache as the README's CDN section assumes the least of: it keys by URL (and by the
+ * A shared cache as docs/deploying.md's CDN section assumes the least of: it keys by URL (and by the
  * coding, as `Vary: Accept-Encoding` asks), stores a GET's 200 only when `Cache-Control` makes
  * it public with an `s-maxage` and says neither `private` nor `no-store`, serves what it stored
  * without asking the origin, and forwards no cookies. `key` turns a request target and its

@@ -12,7 +12,7 @@ export interface RoundRobinProxy {
 }
 
 /**
- * A load balancer as the README's nginx is one: each request goes to the next upstream in turn,
+ * A load balancer as docs/deploying.md's nginx is one: each request goes to the next upstream in turn,
  * with the address it came from appended to `X-Forwarded-For` (so the replicas run with
  * `TRUST_PROXY=127.0.0.1`, and a client is the address it connects from: see `sendFrom`). An
  * upstream that refuses the connection (a replica killed) is skipped: the request never reached
