@@ -1,15 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort } from "../../scripts/lib/server-process";
 
-// Every npm script the README names, started the way an operator starts it, so a script that
-// no longer starts (a missing module, a broken import alias) fails CI. The long-running ones
-// answer `--help` once everything they import has loaded; the others run against an empty
-// data folder; `npm start` serves until it is stopped.
+// The npm scripts an operator runs (README.md and docs/ name them), started the way an operator
+// starts them, so a script that no longer starts (a missing module, a broken import alias) fails
+// CI. The long-running ones answer `--help` once everything they import has loaded; the others
+// run against an empty data folder; `npm start` serves until it is stopped. And every
+// `npm run <script>` the documents name must be one of package.json's.
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -49,6 +50,29 @@ test.beforeEach(() => {
 });
 test.afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
+});
+
+/** README.md and every Markdown file under docs/, by path. */
+function documents(): Map<string, string> {
+  const paths = [
+    "README.md",
+    ...readdirSync("docs", { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => join("docs", name)),
+  ];
+  return new Map(paths.map((path) => [path, readFileSync(path, "utf8")]));
+}
+
+test("every npm script the README and docs/ name is in package.json", () => {
+  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+  const named: string[] = [];
+  for (const [path, text] of documents()) {
+    for (const [, script = ""] of text.matchAll(/npm run (?:-s )?([a-z][\w:-]*)/g)) {
+      named.push(script);
+      expect(Object.keys(scripts), `${path} names npm run ${script}`).toContain(script);
+    }
+  }
+  expect(named).toEqual(expect.arrayContaining(["leads", "vitals", "bench", "load-test", "check"]));
 });
 
 for (const script of ["load-test", "bench", "bench:enquiry", "bench:replicas"]) {
