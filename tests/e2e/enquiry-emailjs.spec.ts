@@ -193,9 +193,7 @@ test.describe("with JavaScript", () => {
       await expect
         .poll(() => app.output())
         .toContain(`{"event":"lead","id":"${lead?.id}","state":"failed","attempts":1}`);
-      await expect
-        .poll(async () => (await healthDetails(app.url)).leads.failed, { timeout: 10_000 })
-        .toBeGreaterThanOrEqual(1);
+      await expect.poll(async () => (await healthDetails(app.url)).leads.failed).toBeGreaterThanOrEqual(1);
 
       const table = await runLeadsCli(storeDir);
       const row = table.split("\n").find((line) => line.includes(values.name));

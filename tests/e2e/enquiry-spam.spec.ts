@@ -479,7 +479,7 @@ test.describe("a person's data", () => {
       );
       // The server rereads the folder: its counts drop, and it never writes an erased lead back.
       await expect
-        .poll(async () => (await healthDetails(server.url)).leads, { timeout: 10_000 })
+        .poll(async () => (await healthDetails(server.url)).leads)
         .toMatchObject({ pending: 0, failed: 0, spam: 0 });
       expect(readdirSync(join(storeDir, "leads")).filter((name) => name.endsWith(".json"))).toHaveLength(1);
       for (const secret of [person.email, person.phoneNumber, "Meera"]) {

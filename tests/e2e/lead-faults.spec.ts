@@ -399,17 +399,13 @@ test("the store folder deleted while the server runs is made again at the next w
     const first = await postMany(server.url, "Before deletion", 2);
     await expect.poll(() => leadStates(storeDir)).toEqual(["sent", "sent"]);
     rmSync(join(storeDir, "leads"), { recursive: true });
-    await expect
-      .poll(() => server.output(), { timeout: 10_000 })
-      .toContain("is missing (deleted while the server ran?)");
+    await expect.poll(() => server.output()).toContain("is missing (deleted while the server ran?)");
     const later = await postMany(server.url, "After deletion", 3);
     expect(server.output()).toContain("was missing (deleted while the server ran?); made it again");
     const sends = await expectDeliveredOnce(fake, [...first, ...later]);
     await expect.poll(() => leadStates(storeDir)).toEqual(["sent", "sent", "sent"]);
     // The deliverer's lock came back with the folder.
-    await expect
-      .poll(() => existsSync(join(storeDir, "leads", "deliverer.lock")), { timeout: 10_000 })
-      .toBe(true);
+    await expect.poll(() => existsSync(join(storeDir, "leads", "deliverer.lock"))).toBe(true);
     expect((await healthDetails(server.url)).store).toBe("ok");
     const page = await pages.stop();
     figures(
