@@ -42,7 +42,12 @@ process.on("exit", () => {
   for (const server of running) server.kill("SIGINT");
 });
 
-export async function startPostgres(name = "pg"): Promise<TestPostgres> {
+export interface PostgresOptions {
+  /** Serve TLS too (`ssl = on`) with this certificate and key, in PEM. */
+  tls?: { certificate: string; key: string };
+}
+
+export async function startPostgres(name = "pg", options: PostgresOptions = {}): Promise<TestPostgres> {
   const bin = await postgresBinaries();
   const port = await freePort();
   const user = postgresUser();
@@ -79,7 +84,9 @@ export async function startPostgres(name = "pg"): Promise<TestPostgres> {
   } finally {
     rmSync(passwordFile, { force: true });
   }
-  let server: ChildProcess | undefined = await serve(join(bin, "postgres"), data, port, user);
+  const settings = options.tls ? serveTls(data, options.tls, user) : [];
+  const launch = () => serve(join(bin, "postgres"), [...settings, "-D", data, "-p", String(port)], user);
+  let server: ChildProcess | undefined = await launch();
 
   const url = (database = "postgres") =>
     `postgres://postgres:${encodeURIComponent(TEST_DATABASE_PASSWORD)}@127.0.0.1:${port}/${database}`;
@@ -112,7 +119,7 @@ export async function startPostgres(name = "pg"): Promise<TestPostgres> {
     stop,
     async start() {
       if (server) return;
-      server = await serve(join(bin, "postgres"), data, port, user);
+      server = await launch();
     },
     async dispose() {
       await stop();
@@ -159,14 +166,22 @@ async function run(program: string, args: string[], user: User | undefined): Pro
   if (code !== 0) throw new Error(`${program} failed (exit ${code}): ${output}`);
 }
 
-/** Starts `postgres` on `data`; resolves once it accepts connections. */
-async function serve(
-  program: string,
-  data: string,
-  port: number,
-  user: User | undefined,
-): Promise<ChildProcess> {
-  const child = spawn(program, ["-D", data, "-p", String(port)], {
+/** Puts the certificate and key in `data`, readable by the server only; the settings that serve them. */
+function serveTls(data: string, tls: { certificate: string; key: string }, user: User | undefined): string[] {
+  for (const [file, text] of [
+    ["server.crt", tls.certificate],
+    ["server.key", tls.key],
+  ] as const) {
+    writeFileSync(join(data, file), text, { mode: 0o600 });
+    if (user) chownSync(join(data, file), user.uid, user.gid);
+  }
+  // Relative to the data folder.
+  return ["-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key"];
+}
+
+/** Starts `postgres` with `args`; resolves once it accepts connections. */
+async function serve(program: string, args: string[], user: User | undefined): Promise<ChildProcess> {
+  const child = spawn(program, args, {
     ...user,
     env: { ...process.env, LC_MESSAGES: "C" },
     stdio: ["ignore", "ignore", "pipe"],
