@@ -3,16 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base, expect } from "@playwright/test";
 import {
+  createCertificateAuthority,
+  type ServerCertificate,
+  signServerCertificate,
+} from "../../scripts/lib/certificates";
+import {
   databaseStatus,
   healthDetails,
   type RunningServer,
   startServer,
 } from "../../scripts/lib/server-process";
-import {
-  createCertificateAuthority,
-  type ServerCertificate,
-  signServerCertificate,
-} from "../support/certificates";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // The README's TLS promises, with the real built server and a real PostgreSQL serving TLS with

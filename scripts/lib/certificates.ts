@@ -2,17 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** A certificate authority made for a test: its certificate (to trust) and key (to sign with). */
-export interface CertificateAuthority {
-  certificatePath: string;
-  keyPath: string;
-}
-
-/** A server's certificate and key, in PEM. */
-export interface ServerCertificate {
-  certificate: string;
-  key: string;
-}
+// Certificates for tests and fakes, made with the openssl command: P-256 keys, valid two days.
 
 const P256 = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
 
@@ -20,10 +10,17 @@ function openssl(args: string[]): void {
   execFileSync("openssl", args, { stdio: ["ignore", "ignore", "pipe"] });
 }
 
-/** A new certificate authority named `name`, its files in `folder`; made with openssl. */
-export function createCertificateAuthority(folder: string, name: string): CertificateAuthority {
+/** A certificate and its key. */
+export interface CertificateFiles {
+  certificatePath: string;
+  keyPath: string;
+}
+
+/** A self-signed certificate named `name` with the given `-addext` extensions, in `folder`. */
+export function selfSignedCertificate(folder: string, name: string, extensions: string[]): CertificateFiles {
   const certificatePath = join(folder, `${name}.pem`);
   const keyPath = join(folder, `${name}.key`);
+  const added = extensions.flatMap((extension) => ["-addext", extension]);
   openssl([
     "req",
     "-x509",
@@ -36,17 +33,28 @@ export function createCertificateAuthority(folder: string, name: string): Certif
     "2",
     "-subj",
     `/CN=${name}`,
-    "-addext",
-    "basicConstraints=critical,CA:TRUE",
-    "-addext",
-    "keyUsage=critical,keyCertSign",
+    ...added,
   ]);
   return { certificatePath, keyPath };
 }
 
+/** A new certificate authority named `name`: its certificate (to trust) and key (to sign with). */
+export function createCertificateAuthority(folder: string, name: string): CertificateFiles {
+  return selfSignedCertificate(folder, name, [
+    "basicConstraints=critical,CA:TRUE",
+    "keyUsage=critical,keyCertSign",
+  ]);
+}
+
+/** A server's certificate and key, in PEM. */
+export interface ServerCertificate {
+  certificate: string;
+  key: string;
+}
+
 /** A server certificate for `subjectAltName` (e.g. `IP:127.0.0.1`) signed by `authority`. */
 export function signServerCertificate(
-  authority: CertificateAuthority,
+  authority: CertificateFiles,
   folder: string,
   subjectAltName: string,
 ): ServerCertificate {
