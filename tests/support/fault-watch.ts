@@ -7,12 +7,6 @@ import { NOTICE, validEnquiry } from "./enquiry-page";
 // What fault tests watch while they break things: pages, a stream of enquiries, and what
 // reached the fake EmailJS.
 
-/**
- * @deprecated A fixed wait: `npm run check` flags it. Only database-faults.spec.ts still
- * imports it; delete it once that file awaits states instead.
- */
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export interface PageWatch {
   stop(): Promise<{ requests: number; slowestMs: number; slowestAt: number; failures: string[] }>;
 }
