@@ -16,16 +16,17 @@ export default defineConfig<object, NodeLineOptions>({
   testDir: "tests/e2e",
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
-  retries: process.env.CI ? 1 : 0,
+  // Never a second try: a test that passes on its retry is a flaky test, a bug to fix.
+  retries: 0,
   workers: 2,
   // Generous limits cost a passing test nothing (every wait ends when its state holds) and keep
   // a busy machine (a load of 10 and more on two cores) from failing tests that are merely slow.
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  reporter: [["list"]],
+  reporter: [["list"], ["./tests/support/no-skips-reporter.ts"]],
   use: {
     baseURL,
-    trace: "on-first-retry",
+    trace: "retain-on-failure",
     launchOptions: { executablePath: chromium.executablePath, args: CHROMIUM_FLAGS },
   },
   globalSetup: "./tests/support/global-setup.ts",

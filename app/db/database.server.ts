@@ -72,7 +72,7 @@ export function isConnectionError(error: unknown): boolean {
 /** pg-pool's error when a query waited connectionTimeoutMillis for one of `max` busy connections. */
 const POOL_BUSY = "timeout exceeded when trying to connect";
 /** How often a pool that stays saturated is said again. */
-const BUSY_REPORT_MS = 60_000;
+export const BUSY_REPORT_MS = 60_000;
 
 /** Whether a query waited too long for a connection of a pool whose connections were all in use. */
 export function isPoolBusy(error: unknown): boolean {

@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { selfSignedCertificate } from "./certificates";
 
 /** How the fake answers the next sends: EmailJS's own 200 'OK' (after an optional delay), an error status, or never. */
 export type FakeResponse =
@@ -41,31 +41,7 @@ export async function startFakeEmailJs(
   host = process.env.FAKE_EMAILJS_HOST ?? "127.0.0.2",
 ): Promise<FakeEmailJs> {
   const folder = mkdtempSync(join(tmpdir(), "fake-emailjs-"));
-  const certificatePath = join(folder, "cert.pem");
-  const keyPath = join(folder, "key.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      keyPath,
-      "-out",
-      certificatePath,
-      "-days",
-      "2",
-      "-subj",
-      `/CN=${host}`,
-      "-addext",
-      `subjectAltName=IP:${host}`,
-    ],
-    { stdio: "ignore" },
-  );
+  const { certificatePath, keyPath } = selfSignedCertificate(folder, host, [`subjectAltName=IP:${host}`]);
 
   const requests: RecordedRequest[] = [];
   let response: FakeResponse = { kind: "ok" };

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SCAN_MS } from "../../app/leads/delivery.server";
 import {
   EMAILJS_KEYS,
   emailJsAppEnv,
@@ -28,6 +29,7 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { expectCountStays, expectThroughout, windowCovering } from "../support/quiet-window";
 
 // One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
 // test's enquiry has a name of its own, and a test counts only the requests carrying it: a
@@ -73,12 +75,15 @@ const test = base.extend<
 
 const EMPTY: EnquiryValues = { name: "", email: "", countryCode: "", phoneNumber: "", message: "" };
 
+/** A negative check's window: the deliverer rereads the store every SCAN_MS, so a send it would make falls inside. */
+const RESCAN_WINDOW_MS = windowCovering(SCAN_MS);
+
 /**
  * Waits for the delivery loop to send the enquiry once, then checks the request EmailJS got.
  * `source`: `direct` from the home page, `unknown` from a POST that names no page of the site.
  */
 async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues, source = "direct") {
-  await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 5_000 }).toBe(1);
+  await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
   const [request] = requestsFor(fake, values.name);
   expect(request?.method).toBe("POST");
   expect(request?.path).toBe("/api/v1.0/email/send");
@@ -188,9 +193,7 @@ test.describe("with JavaScript", () => {
       await expect
         .poll(() => app.output())
         .toContain(`{"event":"lead","id":"${lead?.id}","state":"failed","attempts":1}`);
-      await expect
-        .poll(async () => (await healthDetails(app.url)).leads.failed, { timeout: 10_000 })
-        .toBeGreaterThanOrEqual(1);
+      await expect.poll(async () => (await healthDetails(app.url)).leads.failed).toBeGreaterThanOrEqual(1);
 
       const table = await runLeadsCli(storeDir);
       const row = table.split("\n").find((line) => line.includes(values.name));
@@ -225,9 +228,10 @@ test.describe("with JavaScript", () => {
     await form.submit.dblclick();
     await expect(form.notice).toHaveText(NOTICE.sent);
     await expectProviderRequest(fake, values);
-    await page.waitForTimeout(500);
-    expect(requestsFor(fake, values.name)).toHaveLength(1);
-    expect(readLeadsNamed(storeDir, values.name)).toBe(1);
+    await expectThroughout(RESCAN_WINDOW_MS, () => {
+      expect(requestsFor(fake, values.name)).toHaveLength(1);
+      expect(readLeadsNamed(storeDir, values.name)).toBe(1);
+    });
   });
 
   test("a filled honeypot gets a success notice and is quarantined, never sent; released, it is delivered once", async ({
@@ -251,9 +255,11 @@ test.describe("with JavaScript", () => {
     const caught = leadNamed(storeDir, values.name);
     expect(caught).toMatchObject({ state: "spam", reason: "honeypot", attempts: 0, enquiry: values });
     await expect.poll(async () => (await healthDetails(app.url)).leads.spam).toBeGreaterThanOrEqual(1);
-    // The deliverer rereads the folder every 5 s and sends pending leads at once: spam never.
-    await page.waitForTimeout(1_500);
-    expect(requestsFor(fake, values.name)).toHaveLength(0);
+    // The deliverer rereads the folder every SCAN_MS and sends pending leads at once: spam never.
+    await expectThroughout(RESCAN_WINDOW_MS, () => {
+      expect(requestsFor(fake, values.name)).toHaveLength(0);
+      expect(leadNamed(storeDir, values.name)?.state).toBe("spam");
+    });
 
     const released = await leadsCli(storeDir, ["release", caught?.id ?? ""], EMAILJS_KEYS);
     expect(released.stdout).toContain(`Released ${caught?.id} (honeypot) into the delivery queue`);
@@ -271,8 +277,7 @@ test.describe("with JavaScript", () => {
     expect(app.output()).toContain(
       `{"event":"lead","id":"${caught?.id}","state":"pending","attempts":0,"released":`,
     );
-    await page.waitForTimeout(1_000);
-    expect(requestsFor(fake, values.name)).toHaveLength(1);
+    await expectCountStays(RESCAN_WINDOW_MS, () => requestsFor(fake, values.name).length, 1);
     const again = await leadsCli(storeDir, ["release", caught?.id ?? ""], EMAILJS_KEYS).catch(
       (error: { stderr: string }) => error,
     );
@@ -303,15 +308,15 @@ test.describe("with JavaScript", () => {
       "Erased 1 lead of that person.\n",
     );
     fake.reset();
-    // Past the retry time and the in-flight answer: nothing came back, and nothing more was sent.
-    const until = Date.parse(nextAttemptAt) + 3_000;
-    while (Date.now() < until) {
+    // Past the retry time, a rescan after it and the in-flight answer: nothing came back, and
+    // nothing more was sent.
+    const untilRetry = Math.max(0, Date.parse(nextAttemptAt) - Date.now());
+    await expectThroughout(untilRetry + RESCAN_WINDOW_MS, () => {
       expect(leadNamed(storeDir, inFlight.name)).toBeUndefined();
       expect(leadNamed(storeDir, retrying.name)).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(requestsFor(fake, inFlight.name)).toHaveLength(0);
-    expect(requestsFor(fake, retrying.name)).toHaveLength(0);
+      expect(requestsFor(fake, inFlight.name)).toHaveLength(0);
+      expect(requestsFor(fake, retrying.name)).toHaveLength(0);
+    });
   });
 });
 
@@ -360,8 +365,7 @@ test.describe("without JavaScript", () => {
     await form.submit.dblclick();
     await expect(form.notice).toHaveText(NOTICE.sent);
     await expectProviderRequest(fake, values);
-    await page.waitForTimeout(500);
-    expect(requestsFor(fake, values.name)).toHaveLength(1);
+    await expectCountStays(RESCAN_WINDOW_MS, () => requestsFor(fake, values.name).length, 1);
   });
 });
 
@@ -385,9 +389,10 @@ test.describe("idempotency", () => {
 
     const again = await request.post("/?index", { form: body, maxRedirects: 0 });
     expect(again.status()).toBe(303);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(requestsFor(fake, values.name)).toHaveLength(1);
-    expect(readLeadsNamed(storeDir, values.name)).toBe(1);
+    await expectThroughout(RESCAN_WINDOW_MS, () => {
+      expect(requestsFor(fake, values.name)).toHaveLength(1);
+      expect(readLeadsNamed(storeDir, values.name)).toBe(1);
+    });
   });
 
   test("after an erase, the same enquiry sent again is stored and delivered, not taken for a double submit", async ({
@@ -521,7 +526,7 @@ test.describe("a crash", () => {
 
 // Last: the hanging send keeps the delivery loop busy for its 10 s timeout.
 test.describe("when EmailJS never answers", () => {
-  test("the visitor's answer is still immediate, and the send times out behind the scenes", async ({
+  test("the visitor's answer does not wait for the send, which times out behind the scenes", async ({
     page,
     fake,
     app,
@@ -534,11 +539,15 @@ test.describe("when EmailJS never answers", () => {
     const values = validEnquiry();
     await fillEnquiry(page, values);
     const form = enquiryForm(page);
-    const started = Date.now();
     await form.submit.click();
     await expect(form.notice).toHaveText(NOTICE.sent);
-    // Not the provider's 10 s timeout (the load test prints the real figure: p99 in ms).
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The notice came while the send still hangs: no outcome yet (how fast the answer is, is
+    // the load test's figure: p99 in ms).
+    expect(leadNamed(storeDir, values.name)).toMatchObject({
+      state: "pending",
+      attempts: 0,
+      lastError: null,
+    });
     await expectFormValues(page, EMPTY);
     await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
     await expect

@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { SCAN_MS } from "../../app/leads/delivery.server";
 import type { Lead } from "../../app/leads/lead";
 import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
@@ -17,6 +18,7 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { expectThroughout, windowCovering } from "../support/quiet-window";
 
 const THROTTLE_SECONDS = 60;
 const BLOCKED = { domain: "blocked.example", phone: "919000000001" };
@@ -336,6 +338,10 @@ test.describe("the quarantine", () => {
       expect(inbox.stdout).toMatch(/\d+ leads? in the quarantine: npm run leads -- --spam/);
       const health = await leadsCli(off.storeDir, ["--health"]);
       expect(health.stdout).toMatch(/^leads: .*, [1-9]\d* in the quarantine$/m);
+      // The deliverer's rescans file pending leads in the inbox: spam never.
+      await expectThroughout(windowCovering(SCAN_MS), () =>
+        expect(leadNamed(off.storeDir, values.name)?.state).toBe("spam"),
+      );
     });
   }
 
@@ -473,7 +479,7 @@ test.describe("a person's data", () => {
       );
       // The server rereads the folder: its counts drop, and it never writes an erased lead back.
       await expect
-        .poll(async () => (await healthDetails(server.url)).leads, { timeout: 10_000 })
+        .poll(async () => (await healthDetails(server.url)).leads)
         .toMatchObject({ pending: 0, failed: 0, spam: 0 });
       expect(readdirSync(join(storeDir, "leads")).filter((name) => name.endsWith(".json"))).toHaveLength(1);
       for (const secret of [person.email, person.phoneNumber, "Meera"]) {

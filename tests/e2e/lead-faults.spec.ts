@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { SCAN_MS } from "../../app/leads/delivery.server";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import {
   postEnquiry,
@@ -27,13 +28,14 @@ import {
 } from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
-import { sleep, watchPages as watchTargets } from "../support/fault-watch";
+import { watchPages as watchTargets } from "../support/fault-watch";
 import { test as base, expect } from "../support/fixtures";
+import { expectThroughout, windowCovering } from "../support/quiet-window";
 
 // The lead pipeline broken from its surroundings, as an outside test broke it: a full or
 // read-only disk, odd entries in leads/, a rolling deploy, twin containers, a deleted folder,
 // a store full of delivered leads. Each test asserts on what reached the fake EmailJS: every
-// enquiry answered 303 arrives exactly once, and pages keep answering within 2 s.
+// enquiry answered 303 arrives exactly once, and pages keep answering.
 
 // One fake on a loopback address of this file's own (enquiry-emailjs.spec.ts runs its own fake
 // on FAKE_EMAILJS_HOST in parallel), and the tests one after the other.
@@ -63,20 +65,28 @@ const test = base.extend<{ fake: FakeEmailJs; folder: string }, { fakeEmailJs: F
   },
 });
 
-const root = process.getuid?.() === 0;
-/** Mounting a tmpfs and new namespaces need root: CI runs as root, where these never skip. */
+/**
+ * Mounting a tmpfs and new namespaces need root. Not root, the test fails saying so: it never
+ * skips, so a run that could not break the disk does not pass as one that did.
+ */
 function needsRoot() {
-  test.skip(!root && process.env.CI !== "true", "needs root (mount, unshare): CI runs these as root");
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      "needs root (mount a tmpfs, unshare PID namespaces): run the suite as root, as .ci/run does",
+    );
+  }
 }
 
-/** The home page rendered for each request (a query of its own) every 200 ms; the slowest answer is the figure. */
+/**
+ * The home page rendered for each request (a query of its own) every 200 ms: each answers
+ * 200. The slowest answer is a figure for the report (how fast is `npm run bench`'s concern).
+ */
 function watchPages(url: string) {
   const pages = watchTargets(url, (request) => `/?watch=${request}`);
   return {
     async stop() {
       const { requests, slowestMs, failures } = await pages.stop();
       expect(failures).toEqual([]);
-      expect(slowestMs).toBeLessThan(2_000);
       return { requests, slowestMs };
     },
   };
@@ -94,18 +104,20 @@ async function postMany(url: string, label: string, count: number): Promise<stri
   return answered;
 }
 
+/** A negative check's window: a send the deliverer would make again comes at its next rescan. */
+const RESCAN_WINDOW_MS = windowCovering(SCAN_MS);
+
 /**
- * Waits until every name reached the fake, then `settleMs` more (retries, rescans, pacing
- * ticks), and asserts each arrived exactly once. Returns the sends per lead.
+ * Waits until every name reached the fake, then asserts each arrived exactly once throughout a
+ * full rescan. Returns the sends per lead.
  */
-async function expectDeliveredOnce(fake: FakeEmailJs, names: string[], settleMs = 6_000, timeout = 60_000) {
+async function expectDeliveredOnce(fake: FakeEmailJs, names: string[], timeout = 60_000) {
   await expect
     .poll(() => names.filter((name) => requestsFor(fake, name).length === 0), { timeout, intervals: [200] })
     .toEqual([]);
-  await sleep(settleMs);
-  const counts = names.map((name) => requestsFor(fake, name).length);
-  expect(counts).toEqual(names.map(() => 1));
-  return Math.max(...counts);
+  const counts = () => names.map((name) => requestsFor(fake, name).length);
+  await expectThroughout(RESCAN_WINDOW_MS, () => expect(counts()).toEqual(names.map(() => 1)));
+  return Math.max(...counts());
 }
 
 function figures(testInfo: { annotations: { type: string; description?: string }[] }, line: string) {
@@ -168,7 +180,7 @@ for (const fault of ["disk full", "read-only"] as const) {
       fake.reset();
       // Enquiries while the disk is broken cannot be kept: they go straight to EmailJS.
       const direct = await postMany(server.url, `${fault} direct`, 2);
-      const sends = await expectDeliveredOnce(fake, [...stored, ...direct], 8_000, 45_000);
+      const sends = await expectDeliveredOnce(fake, [...stored, ...direct], 45_000);
       expect(leadStates(storeDir)).toEqual(stored.map(() => "pending"));
       const health = await healthDetails(server.url);
       expect(health.store).toBe("unusable");
@@ -188,7 +200,7 @@ for (const fault of ["disk full", "read-only"] as const) {
       await expect.poll(async () => (await healthDetails(server?.url ?? "")).store).toBe("ok");
       const page = await pages.stop();
       const after = await postMany(server.url, `${fault} after`, 1);
-      await expectDeliveredOnce(fake, [...stored, ...direct, ...after], 1_000);
+      await expectDeliveredOnce(fake, [...stored, ...direct, ...after]);
       expect(server.output()).toContain("delivery outcomes are written to");
       expectEachStoreLineOnce(server.output());
       figures(
@@ -247,9 +259,11 @@ test("odd entries named like leads (directory, symlink loop, FIFO, .tmp- directo
     fake.respondWith({ kind: "ok" });
     // The pending lead's first send was refused (503): it is sent once more, and once only.
     await expect.poll(() => requestsFor(fake, pending).length, { timeout: 20_000 }).toBe(2);
-    await sleep(8_000);
     const names = [waiting.lead.enquiry.name, delivered, pending];
-    expect(names.map((name) => requestsFor(fake, name).length)).toEqual([1, 1, 2]);
+    // A copy, sent, would go at a rescan.
+    await expectThroughout(RESCAN_WINDOW_MS, () =>
+      expect(names.map((name) => requestsFor(fake, name).length)).toEqual([1, 1, 2]),
+    );
     const states = readLeads(storeDir);
     expect(names.map((name) => states.find((lead) => lead.enquiry.name === name)?.state)).toEqual([
       "sent",
@@ -310,14 +324,14 @@ test("a rolling deploy: SIGTERM during a slow send keeps the lock until the outc
     const [code] = (await exited) as [number | null];
     const exitMs = Date.now() - signalledAt;
     expect(code).toBe(0);
-    // It waited for EmailJS's answer (3 s after the send) and wrote it before letting go.
-    expect(exitMs).toBeGreaterThan(2_000);
-    expect(exitMs).toBeLessThan(10_000);
+    // It waited for EmailJS's answer (3 s after the send) and wrote it before letting go, within
+    // its deadline: the drain finished, the deadline did not end it.
     expect(readLeads(storeDir).find((lead) => lead.enquiry.name === name)?.state).toBe("sent");
+    expect(old.output()).not.toContain("shutdown: still busy");
     fake.respondWith({ kind: "ok" });
     // The next process takes over at its next heartbeat and delivers new enquiries.
     const later = await postMany(next.url, "After the deploy", 2);
-    const sends = await expectDeliveredOnce(fake, [name ?? "", ...later], 6_000, 30_000);
+    const sends = await expectDeliveredOnce(fake, [name ?? "", ...later], 30_000);
     await expect.poll(() => next.output()).toContain("another server process delivers");
     const page = await pages.stop();
     figures(
@@ -361,7 +375,7 @@ test("twin containers: two servers that are both PID 1 on one host name never bo
     for (let round = 0; round < 30; round += 1) {
       names.push(...(await postMany(twins[round % 2]?.url ?? "", `Twin ${round % 2}`, 2)));
     }
-    const sends = await expectDeliveredOnce(fake, names, 6_000);
+    const sends = await expectDeliveredOnce(fake, names);
     const waiting = twins.filter((twin) => twin.output().includes("another server process delivers"));
     expect(waiting).toHaveLength(1);
     const page = await pages.stop();
@@ -385,17 +399,13 @@ test("the store folder deleted while the server runs is made again at the next w
     const first = await postMany(server.url, "Before deletion", 2);
     await expect.poll(() => leadStates(storeDir)).toEqual(["sent", "sent"]);
     rmSync(join(storeDir, "leads"), { recursive: true });
-    await expect
-      .poll(() => server.output(), { timeout: 10_000 })
-      .toContain("is missing (deleted while the server ran?)");
+    await expect.poll(() => server.output()).toContain("is missing (deleted while the server ran?)");
     const later = await postMany(server.url, "After deletion", 3);
     expect(server.output()).toContain("was missing (deleted while the server ran?); made it again");
     const sends = await expectDeliveredOnce(fake, [...first, ...later]);
     await expect.poll(() => leadStates(storeDir)).toEqual(["sent", "sent", "sent"]);
     // The deliverer's lock came back with the folder.
-    await expect
-      .poll(() => existsSync(join(storeDir, "leads", "deliverer.lock")), { timeout: 10_000 })
-      .toBe(true);
+    await expect.poll(() => existsSync(join(storeDir, "leads", "deliverer.lock"))).toBe(true);
     expect((await healthDetails(server.url)).store).toBe("ok");
     const page = await pages.stop();
     figures(
@@ -433,7 +443,7 @@ test("10 000 delivered leads, under a 1 024 file-descriptor limit, plus a new on
     const scannedMs = Date.now() - startedAt;
     await expect.poll(async () => (await healthDetails(server.url)).store).toBe("ok");
     const names = await postMany(server.url, "The 10 001st", 1);
-    const sends = await expectDeliveredOnce(fake, names, 3_000);
+    const sends = await expectDeliveredOnce(fake, names);
     const files = readdirSync(join(storeDir, "leads")).filter((name) => name.endsWith(".json"));
     expect(files).toHaveLength(10_000);
     expect(readLeads(storeDir).some((lead) => lead.enquiry.name === "Delivered 0")).toBe(false);

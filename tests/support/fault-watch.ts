@@ -7,8 +7,6 @@ import { NOTICE, validEnquiry } from "./enquiry-page";
 // What fault tests watch while they break things: pages, a stream of enquiries, and what
 // reached the fake EmailJS.
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export interface PageWatch {
   stop(): Promise<{ requests: number; slowestMs: number; slowestAt: number; failures: string[] }>;
 }
@@ -41,7 +39,7 @@ export function watchPages(url: string, target: (request: number) => string = ()
         slowestAt = Date.now();
       }
       requests += 1;
-      await sleep(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();
   return {
@@ -108,7 +106,7 @@ export function enquiryStream(url: string, label: string, pauseMs = 100) {
   const loop = (async () => {
     for (let index = 0; running; index += 1) {
       outcomes.push(await postOne(url, `${label} ${index} ${Date.now().toString(36)}`));
-      await sleep(pauseMs);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   })();
   return {

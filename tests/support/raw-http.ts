@@ -31,9 +31,10 @@ export function raw(
 }
 
 /**
- * Writes `parts` on one connection, a moment apart (each part is one write, so a part may
- * hold several pipelined requests), and returns everything the server sent back once the
- * connection closed (or after 10 s: a busy machine renders a first page slowly), and whether the server ended it.
+ * Writes `parts` on one connection, each once the server has answered the one before (each part
+ * is one write, so a part may hold several pipelined requests), and returns everything the
+ * server sent back once the connection closed (or after 10 s of silence: a busy machine renders
+ * a first page slowly), and whether the server ended it.
  */
 export function exchange(
   port: number,
@@ -45,21 +46,41 @@ export function exchange(
     const chunks: Buffer[] = [];
     let error: string | undefined;
     let serverEnded = false;
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let received = 0;
+    let heard: (() => void) | undefined;
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      received += chunk.length;
+      heard?.();
+    });
     socket.on("end", () => {
       serverEnded = true;
     });
     socket.on("error", (cause: NodeJS.ErrnoException) => {
       error = cause.code;
     });
-    socket.on("close", () => resolve({ text: Buffer.concat(chunks).toString("latin1"), error, serverEnded }));
+    socket.on("close", () => {
+      heard?.();
+      resolve({ text: Buffer.concat(chunks).toString("latin1"), error, serverEnded });
+    });
+    socket.setTimeout(10_000, () => socket.destroy());
+    /** Resolves once the server sent more than `bytes` in all, or closed. */
+    const answeredPast = (bytes: number) =>
+      new Promise<void>((answered) => {
+        heard = () => {
+          if (received > bytes || socket.destroyed) answered();
+        };
+        heard();
+      });
     void (async () => {
-      for (const part of parts) {
+      let before = 0;
+      for (const [index, part] of parts.entries()) {
+        if (index > 0) await answeredPast(before);
+        if (socket.destroyed) return;
+        before = received;
         socket.write(part);
-        await new Promise((wait) => setTimeout(wait, 150));
       }
     })();
-    setTimeout(() => socket.destroy(), 10_000);
   });
 }
 

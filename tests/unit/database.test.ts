@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
 import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
 import type { Migration } from "~/db/migrate.server";
+import { gate } from "../support/gate";
 import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
 
 const MIGRATIONS: Migration[] = [
@@ -159,10 +160,12 @@ describe("the database", () => {
     const url = await postgres.createDatabase();
     const { database, lines } = startDatabase(url, 1);
     await database.ready();
-    // The one connection held past the pool's 3 s wait for a connection.
-    const holding = database.query("SELECT pg_sleep(4)");
+    // The one connection held, however long the pool's 3 s wait for a connection takes.
+    const held = gate();
+    const holding = database.transaction(() => held.promise);
     await expect(database.query("SELECT 1")).rejects.toThrow("all 1 connections busy");
     expect(database.state().status).toBe("ok");
+    held.open();
     await holding;
     expect((await database.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
     expect(lines.filter((line) => !line.includes("applied migrations"))).toEqual([

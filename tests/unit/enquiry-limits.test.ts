@@ -5,6 +5,7 @@ import { createIdempotencyStore, enquiryKey } from "~/enquiry/idempotency.server
 import { createEnquiryLimits, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { createClientResolver, type TrustProxy } from "~/http/client-address.server";
 import { createLimit, type Limit, type LimitStore } from "~/http/limits.server";
+import { gate } from "../support/gate";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
@@ -256,12 +257,16 @@ describe("idempotency store", () => {
   it("runs a key once while it is in flight and after it succeeded", async () => {
     let runs = 0;
     const store = createIdempotencyStore<string>({ keep: (result) => result === "sent", ttlMs: 1000 });
+    const answer = gate();
     const task = async () => {
       runs += 1;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await answer.promise;
       return "sent";
     };
-    const [first, second] = await Promise.all([store.run("k", task), store.run("k", task)]);
+    // The second run starts while the first is still in flight.
+    const both = Promise.all([store.run("k", task), store.run("k", task)]);
+    answer.open();
+    const [first, second] = await both;
     const third = await store.run("k", task);
     expect(runs).toBe(1);
     expect([first.duplicate, second.duplicate, third.duplicate]).toEqual([false, true, true]);

@@ -84,12 +84,33 @@ describe("home content", () => {
 });
 
 describe("home artwork", () => {
-  const directory = join(process.cwd(), "app/images");
-  const files = readdirSync(directory).filter((file) => file.endsWith(".svg") && file !== "not-found.svg");
+  const app = join(process.cwd(), "app");
+  const directory = join(app, "images");
+  /** The images app modules import (`~/images/…`), the 404 page's own art aside. */
+  const imported = [
+    ...new Set(
+      readdirSync(app, { recursive: true, encoding: "utf8" })
+        .filter((file) => /\.tsx?$/.test(file))
+        .flatMap((file) =>
+          [...readFileSync(join(app, file), "utf8").matchAll(/from "~\/images\/([^"]+)"/g)].map(
+            (match) => match[1] ?? "",
+          ),
+        ),
+    ),
+  ]
+    .filter((file) => file !== "not-found.svg")
+    .sort();
+
+  it("is the images the pages import, every one in the folder, and no other", () => {
+    // The hero, five services, five partner logos and the work banner.
+    expect(imported).toHaveLength(1 + services.length + partners.length + 1);
+    const present = readdirSync(directory).filter((file) => file !== "not-found.svg");
+    expect(present.sort()).toEqual(imported);
+  });
 
   it("is small SVG with no embedded rasters or external references", () => {
     let total = 0;
-    for (const file of files) {
+    for (const file of imported) {
       const source = readFileSync(join(directory, file), "utf8");
       total += statSync(join(directory, file)).size;
       expect(source, file).not.toMatch(/data:image|<image\b|https?:\/\/(?!www\.w3\.org)/);

@@ -5,6 +5,7 @@ import { type Lead, newLead } from "~/leads/lead";
 import type { DelivererLock } from "~/leads/lock.server";
 import type { LeadStore } from "~/leads/store.server";
 import type { MailTransport, SendResult } from "~/mail/types";
+import { gate } from "../support/gate";
 
 /** An in-memory store whose writes fail while `failing` holds an error. */
 function memoryStore(names: string[]) {
@@ -20,13 +21,22 @@ function memoryStore(names: string[]) {
     };
     files.set(id, newLead({ id, enquiry, state: "pending", at: new Date() }));
   });
-  const state = { failing: null as Error | null, writes: [] as string[], erased: new Set<string>() };
+  const state = {
+    failing: null as Error | null,
+    /** Writes refused while `failing` holds. */
+    refused: 0,
+    writes: [] as string[],
+    erased: new Set<string>(),
+  };
   const store = {
     folder: "/memory",
     leads: () => [...files.values()],
     scan: async () => [...files.values()],
     async save(lead: Lead) {
-      if (state.failing) throw state.failing;
+      if (state.failing) {
+        state.refused += 1;
+        throw state.failing;
+      }
       if (await store.isErased(lead)) return false;
       files.set(lead.id, lead);
       state.writes.push(`${lead.enquiry.name}:${lead.state}`);
@@ -82,8 +92,12 @@ function transport(answer: (enquiry: Enquiry) => Promise<SendResult> | SendResul
 const deliveries: Delivery[] = [];
 afterEach(async () => {
   await Promise.all(deliveries.splice(0).map((delivery) => delivery.stop()));
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
+
+/** The tests' rescan period (`scanMs`): a lead still pending in the store is looked at again this often. */
+const SCAN_MS = 50;
 
 function start(
   options: Omit<Parameters<typeof createDelivery>[0], "intervalMs" | "retentionDays" | "spamRetentionDays">,
@@ -93,15 +107,13 @@ function start(
     retentionDays: 90,
     spamRetentionDays: 30,
     heartbeatMs: 20,
-    scanMs: 50,
+    scanMs: SCAN_MS,
     ...options,
   });
   deliveries.push(delivery);
   delivery.start();
   return delivery;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("delivery", () => {
   it("sends a lead EmailJS accepted once, even when its outcome cannot be written; writes it once the disk takes writes", async () => {
@@ -112,8 +124,11 @@ describe("delivery", () => {
     const { mail, sent } = transport(() => ({ ok: true }));
     const lines: string[] = [];
     const delivery = start({ store, transport: mail, lock: fakeLock(), log: (line) => lines.push(line) });
-    await vi.waitFor(() => expect(sent).toEqual(["A", "B", "C"]));
-    await sleep(1_500);
+    await expect.poll(() => sent).toEqual(["A", "B", "C"]);
+    // Every rescan finds the three leads still pending in the store and, in the same turn that
+    // decides what to send next, tries their outcomes' writes again: two more refused rounds
+    // mean two turns that could have sent a lead again.
+    await expect.poll(() => state.refused).toBeGreaterThanOrEqual(3 * 3);
     expect(sent).toEqual(["A", "B", "C"]);
     expect(delivery.unwritten()).toBe(3);
     expect(delivery.leads().map((lead) => lead.state)).toEqual(["sent", "sent", "sent"]);
@@ -121,7 +136,7 @@ describe("delivery", () => {
     expect(lines).toEqual([expect.stringContaining("cannot write delivery outcomes to /memory (ENOSPC")]);
 
     state.failing = null;
-    await vi.waitFor(() => expect(file("C")?.state).toBe("sent"), { timeout: 5_000 });
+    await expect.poll(() => file("C")?.state).toBe("sent");
     expect(delivery.unwritten()).toBe(0);
     expect(sent).toEqual(["A", "B", "C"]);
     expect(lines).toEqual([expect.any(String), "lead store: delivery outcomes are written to /memory again"]);
@@ -135,12 +150,12 @@ describe("delivery", () => {
     state.failing = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
     const { mail, sent } = transport(() => ({ ok: true }));
     const delivery = start({ store, transport: mail, lock: fakeLock(), log: () => {} });
-    await vi.waitFor(() => expect(sent).toEqual(["A", "C"]));
+    await expect.poll(() => sent).toEqual(["A", "C"]);
     expect(delivery.unwritten()).toBe(2);
     // A is erased while its outcome waits to be written: once the disk takes writes, it is dropped.
     state.erased.add("A");
     state.failing = null;
-    await vi.waitFor(() => expect(delivery.unwritten()).toBe(0), { timeout: 5_000 });
+    await expect.poll(() => delivery.unwritten()).toBe(0);
     expect(file("A")).toBeUndefined();
     expect(file("C")?.state).toBe("sent");
     expect(state.writes).toEqual(["C:sent"]);
@@ -157,26 +172,41 @@ describe("delivery", () => {
         : { ok: true },
     );
     start({ store, transport: mail, lock: fakeLock(), log: () => {} });
-    await vi.waitFor(() => expect(file("C")?.state).toBe("sent"));
+    await expect.poll(() => file("C")?.state).toBe("sent");
     expect(sent).toEqual(["stuck", "B", "C"]);
     expect(file("stuck")).toMatchObject({ state: "pending", attempts: 1 });
   });
 
   it("stop() starts no new send, waits for the send in flight and its write, then frees the lock", async () => {
+    // The delivery's own timers on a clock the test moves: however long EmailJS takes to answer
+    // and however much time passes after the stop, nothing depends on how busy the machine is.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
     vi.spyOn(console, "log").mockImplementation(() => {});
     const events: string[] = [];
     const { store, state } = memoryStore(["A", "B"]);
+    const answer = gate();
     const { mail, sent } = transport(async (enquiry) => {
       events.push(`send ${enquiry.name}`);
-      await sleep(300);
+      await answer.promise;
       events.push(`answered ${enquiry.name}`);
       return { ok: true };
     });
     const delivery = start({ store, transport: mail, lock: fakeLock(events), log: () => {} });
+    // vi.waitFor moves the fake clock on between its checks.
     await vi.waitFor(() => expect(sent).toEqual(["A"]));
-    await delivery.stop();
+    let stopped = false;
+    const stopping = delivery.stop().then(() => {
+      stopped = true;
+    });
+    await vi.advanceTimersByTimeAsync(10 * SCAN_MS);
+    expect(stopped).toBe(false);
+    expect(events).toEqual(["send A"]);
+    answer.open();
+    await stopping;
     events.push(`written ${state.writes.join(",")}`);
-    await sleep(300);
+    // Stopped: no timer is left that could start a send, whatever time passes.
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(10 * SCAN_MS);
     expect(sent).toEqual(["A"]);
     expect(events).toEqual(["send A", "answered A", "release", "written A:sent"]);
   });
