@@ -1,4 +1,5 @@
 import type { ClientBase } from "pg";
+import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
 
 /**
  * One versioned step of the schema. Rolling deploys run two releases side by side, so a
@@ -10,9 +11,6 @@ export interface Migration {
   name: string;
   sql: string;
 }
-
-/** The advisory lock every replica takes to migrate: one at a time, whoever starts first. */
-export const MIGRATION_LOCK = 7_360_221_024;
 
 /**
  * Applies the migrations the database has not seen yet, each in its own transaction, under a

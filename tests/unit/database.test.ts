@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
 import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
 import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
 import type { Migration } from "~/db/migrate.server";
@@ -130,7 +131,7 @@ describe("the database", () => {
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
     // Another replica migrating: it holds the migration lock.
-    await holder.query("SELECT pg_advisory_lock(7360221024)");
+    await holder.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     const { database: replica, lines } = startDatabase(url, 1);
     // Waiting longer than the pool's lock (2 s), statement (5 s) and query (6 s) limits.
     await expect
@@ -148,7 +149,7 @@ describe("the database", () => {
       )
       .toBe(true);
     expect(replica.state().status).toBe("connecting");
-    await holder.query("SELECT pg_advisory_unlock(7360221024)");
+    await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     await replica.ready();
     expect(lines).toEqual(["database: applied migrations 1, 2"]);
     await holder.end();
