@@ -4,19 +4,22 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
 import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
 import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
-import type { Migration } from "~/db/migrate.server";
+import { readMigrations } from "~/db/migrations.server";
+import { migrationsFolder } from "../support/migrations-folder";
 import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
 
-const MIGRATIONS: Migration[] = [
-  { version: 1, name: "things", sql: "CREATE TABLE things (id integer PRIMARY KEY)" },
-  { version: 2, name: "thing names", sql: "ALTER TABLE things ADD COLUMN name text" },
-];
+const folder = migrationsFolder({
+  "0001-things.sql": "CREATE TABLE things (id integer PRIMARY KEY)",
+  "0002-thing-names.sql": "ALTER TABLE things ADD COLUMN name text",
+});
+const MIGRATIONS = readMigrations(folder.dir);
 
 let postgres: TestPostgres;
 beforeAll(async () => {
   postgres = await startPostgres("pg-unit-db");
 }, 60_000);
 afterAll(async () => {
+  folder.remove();
   await postgres?.dispose();
 });
 
