@@ -1,5 +1,5 @@
 import { createDatabase, type Database } from "~/db/database.server";
-import { MIGRATIONS } from "~/db/migrations.server";
+import { readMigrationsOrExit } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/shared-submissions.server";
@@ -46,7 +46,11 @@ declare module "@remix-run/server-runtime" {
 export function createServices(env: Env) {
   // With DATABASE_URL, what replicas must agree on lives in PostgreSQL; without it, in the data folder.
   const database: Database | null = env.DATABASE_URL
-    ? createDatabase({ url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, migrations: MIGRATIONS })
+    ? createDatabase({
+        url: env.DATABASE_URL,
+        poolSize: env.DATABASE_POOL_SIZE,
+        migrations: readMigrationsOrExit("database"),
+      })
     : null;
   const mail = selectTransport(env);
   const leads = createLeadService(env, mail, database);

@@ -1,6 +1,6 @@
 import { parseConnectionString } from "~/db/connection-string.server";
 import { createDatabase, type Database } from "~/db/database.server";
-import { MIGRATIONS } from "~/db/migrations.server";
+import { readMigrationsOrExit } from "~/db/migrations.server";
 
 /** How long a command waits for the database to connect and migrate before it gives up. */
 const CONNECT_WAIT_MS = 10_000;
@@ -15,7 +15,12 @@ const CONNECT_WAIT_MS = 10_000;
 export async function openCommandDatabase(command: string, url: string): Promise<Database> {
   const parsed = parseConnectionString(url);
   if (!parsed.ok) exitWith(`${command}: DATABASE_URL ${parsed.problem}`);
-  const database = createDatabase({ url, poolSize: 2, migrations: MIGRATIONS, log: () => {} });
+  const database = createDatabase({
+    url,
+    poolSize: 2,
+    migrations: readMigrationsOrExit(command),
+    log: () => {},
+  });
   database.start();
   const cause = await firstFailure(database);
   if (cause === undefined) return database;

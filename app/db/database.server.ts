@@ -1,6 +1,6 @@
 import pg, { type Pool, type PoolClient, type QueryResult, type QueryResultRow } from "pg";
 import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
-import { type Migration, migrate } from "~/db/migrate.server";
+import { describeMigration, type Migration, type MigrationOutcome, migrate } from "~/db/migrate.server";
 
 /** `connecting` until the first connection and migration succeed; then `ok` or `unreachable`. */
 export type DatabaseState =
@@ -200,10 +200,10 @@ export function createDatabase(options: {
   const connect = async (delay: number): Promise<void> => {
     if (stopped) return;
     try {
-      const applied = await migrateAlone(parsed.ok ? parsed.url : undefined, migrations, (client) => {
+      const outcome = await migrateAlone(parsed.ok ? parsed.url : undefined, migrations, (client) => {
         migrating = client;
       });
-      if (applied.length > 0) log(`database: applied migrations ${applied.join(", ")}`);
+      for (const line of describeMigration(outcome)) log(line);
       migrated = true;
       cameBack();
       readiness.resolve();
@@ -271,7 +271,7 @@ async function migrateAlone(
   url: string | undefined,
   migrations: readonly Migration[],
   current: (client: pg.Client | undefined) => void,
-): Promise<number[]> {
+): Promise<MigrationOutcome> {
   const client = new pg.Client({
     connectionString: url,
     connectionTimeoutMillis: POOL_LIMITS.connectionTimeoutMillis,

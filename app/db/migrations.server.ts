@@ -1,40 +1,73 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Migration } from "~/db/migrate.server";
-import { SHARED_STATE_MIGRATION } from "~/db/shared-state-schema.server";
 
 /**
- * The schema, in order. Append; never edit a migration a release has shipped. A release only
- * expands (see ~/db/migrate.server), so the previous release runs beside it during a rolling deploy.
+ * The schema's migrations folder, beside the code that reads it: app/db/migrations/ from the
+ * sources, build/migrations/ from the bundles (build/server.js, build/leads.js,
+ * build/vitals.js), where scripts/build-commands.js copies it; the image ships build/ whole.
  */
-export const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: "leads and erasures",
-    // States and reasons are checked by the code that reads a row, not by CHECK constraints, so
-    // a later release can add one without a migration the running release would refuse.
-    sql: `
-      CREATE TABLE leads (
-        id uuid PRIMARY KEY,
-        received_at timestamptz NOT NULL,
-        state text NOT NULL,
-        attempts integer NOT NULL DEFAULT 0,
-        last_error text,
-        next_attempt_at timestamptz NOT NULL,
-        queued_at timestamptz NOT NULL,
-        enquiry jsonb NOT NULL,
-        reason text,
-        released_at timestamptz,
-        source jsonb,
-        lease_until timestamptz
+export const MIGRATIONS_DIR = fileURLToPath(new URL("migrations/", import.meta.url));
+
+/** `0001-leads-and-erasures.sql`: the version, then lowercase words joined by dashes. */
+const FILE_NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.sql$/;
+
+/**
+ * The schema, in order: the `NNNN-words.sql` files of `dir`. Append a file; never edit one a
+ * release has shipped (an edited one is reported at start and not run again). A file named
+ * otherwise, or a version taken twice, is refused here rather than skipped.
+ */
+export function readMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((file) => !file.startsWith("."));
+  } catch (error) {
+    const cause = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new Error(
+      `cannot read the migrations folder ${dir} (${cause}); the build is incomplete: run npm run build and ship build/ whole`,
+    );
+  }
+  const migrations = files.sort().map((file): Migration => {
+    const version = FILE_NAME.exec(file)?.[1];
+    if (version === undefined) {
+      throw new Error(
+        `${join(dir, file)} is not named like 0001-leads-and-erasures.sql (four digits, a dash, lowercase words); rename it, or it would never run`,
       );
-      CREATE INDEX leads_received ON leads (received_at, id);
-      CREATE INDEX leads_due ON leads (next_attempt_at) WHERE state = 'pending';
-      CREATE INDEX leads_state ON leads (state);
-      CREATE INDEX leads_spam ON leads (reason, received_at) WHERE state = 'spam';
-      CREATE TABLE erasures (
-        id uuid PRIMARY KEY,
-        erased_at timestamptz NOT NULL
+    }
+    const bytes = readFileSync(join(dir, file));
+    return {
+      version: Number(version),
+      file,
+      sql: bytes.toString("utf8"),
+      checksum: createHash("sha256").update(bytes).digest("hex"),
+    };
+  });
+  migrations.forEach((migration, index) => {
+    const previous = migrations[index - 1];
+    if (previous?.version === migration.version) {
+      throw new Error(
+        `${previous.file} and ${migration.file} in ${dir} share version ${migration.version}; give the newer one the next free number`,
       );
-    `,
-  },
-  SHARED_STATE_MIGRATION,
-];
+    }
+  });
+  if (migrations.length === 0) {
+    throw new Error(`the migrations folder ${dir} is empty; the build is incomplete: run npm run build`);
+  }
+  return migrations;
+}
+
+/**
+ * The migrations of MIGRATIONS_DIR, or one line saying why they cannot be read, `who: …`, and
+ * exit 1: a build without them cannot keep a database, and a deploy of it stops at its first
+ * replica instead of serving beside the database.
+ */
+export function readMigrationsOrExit(who: string): Migration[] {
+  try {
+    return readMigrations();
+  } catch (error) {
+    console.error(`${who}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

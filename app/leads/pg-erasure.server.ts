@@ -1,8 +1,6 @@
 import type { PoolClient } from "pg";
+import { LEAD_ID_LOCKS } from "~/db/advisory-locks.server";
 import type { Database } from "~/db/database.server";
-
-/** The first key of the per-lead transaction locks that order an erase against an import of its id. */
-const LEAD_ID_LOCKS = 7_360_222;
 
 /** Takes the lock of one lead id for the rest of the transaction. */
 export const lockLeadId = (client: PoolClient, id: string) =>

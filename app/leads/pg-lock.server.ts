@@ -1,9 +1,7 @@
 import type { PoolClient } from "pg";
+import { DELIVERER_LOCK } from "~/db/advisory-locks.server";
 import type { Database } from "~/db/database.server";
 import type { DelivererLock } from "~/leads/lock.server";
-
-/** The session advisory lock whose holder delivers (the migration lock's neighbour). */
-const DELIVERER_LOCK = 7_360_221_025;
 
 /**
  * One deliverer for every replica on the database: whoever holds a PostgreSQL session advisory

@@ -14,6 +14,7 @@ const buildOutputs = [
   "build/server.js",
   "build/leads.js",
   "build/vitals.js",
+  "build/migrations",
   "public/build",
 ];
 

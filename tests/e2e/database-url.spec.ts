@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { MIGRATION_LOCK } from "~/db/migrate.server";
+import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
 import { COMMANDS, type CommandName, everyInvocation } from "../../scripts/lib/command-forms";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { postEnquiry, requestsFor } from "../../scripts/lib/lead-fixtures";

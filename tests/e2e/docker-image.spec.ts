@@ -6,9 +6,10 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
-import { freePort, startServer } from "../../scripts/lib/server-process";
+import { databaseReady, freePort, startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { processTest as test } from "../support/fixtures";
+import { startPostgres } from "../support/postgres";
 
 /**
  * Docker cannot run on our machines, so this mirrors the image instead: it reads the
@@ -258,6 +259,25 @@ test("the image's files, installed and started as its CMD starts them, serve the
       expect(server.output()).not.toContain("shutdown: still busy");
     } finally {
       await server.stop();
+    }
+
+    // With DATABASE_URL the image's server migrates the database from the SQL files its build holds.
+    const postgres = await startPostgres("pg-docker-image");
+    try {
+      const DATABASE_URL = await postgres.createDatabase();
+      const replica = await startServer({
+        cwd: folder,
+        command: [serverNode, ...rest],
+        env: { ...runtimeEnv, DATABASE_URL },
+      });
+      try {
+        await databaseReady(replica.url);
+        expect(replica.output()).toContain("database: applied migrations 1, 2");
+      } finally {
+        await replica.stop();
+      }
+    } finally {
+      await postgres.dispose();
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -1,22 +1,26 @@
 import { type AddressInfo, createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
 import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
 import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
-import type { Migration } from "~/db/migrate.server";
+import { readMigrations } from "~/db/migrations.server";
 import { gate } from "../support/gate";
+import { migrationsFolder } from "../support/migrations-folder";
 import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
 
-const MIGRATIONS: Migration[] = [
-  { version: 1, name: "things", sql: "CREATE TABLE things (id integer PRIMARY KEY)" },
-  { version: 2, name: "thing names", sql: "ALTER TABLE things ADD COLUMN name text" },
-];
+const folder = migrationsFolder({
+  "0001-things.sql": "CREATE TABLE things (id integer PRIMARY KEY)",
+  "0002-thing-names.sql": "ALTER TABLE things ADD COLUMN name text",
+});
+const MIGRATIONS = readMigrations(folder.dir);
 
 let postgres: TestPostgres;
 beforeAll(async () => {
   postgres = await startPostgres("pg-unit-db");
 }, 60_000);
 afterAll(async () => {
+  folder.remove();
   await postgres?.dispose();
 });
 
@@ -131,7 +135,7 @@ describe("the database", () => {
     const holder = new pg.Client({ connectionString: url });
     await holder.connect();
     // Another replica migrating: it holds the migration lock.
-    await holder.query("SELECT pg_advisory_lock(7360221024)");
+    await holder.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     const { database: replica, lines } = startDatabase(url, 1);
     // Waiting longer than the pool's lock (2 s), statement (5 s) and query (6 s) limits.
     await expect
@@ -149,7 +153,7 @@ describe("the database", () => {
       )
       .toBe(true);
     expect(replica.state().status).toBe("connecting");
-    await holder.query("SELECT pg_advisory_unlock(7360221024)");
+    await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     await replica.ready();
     expect(lines).toEqual(["database: applied migrations 1, 2"]);
     await holder.end();

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
-import { MIGRATIONS } from "~/db/migrations.server";
+import { readMigrations } from "~/db/migrations.server";
 import type { Enquiry } from "~/enquiry/fields";
 import type { LeadStore } from "~/leads/contract.server";
 import { createDelivery, type Delivery } from "~/leads/delivery.server";
@@ -62,7 +62,7 @@ async function newDatabase(): Promise<Database> {
   const database = createDatabase({
     url: await postgres.createDatabase(),
     poolSize: 4,
-    migrations: MIGRATIONS,
+    migrations: readMigrations(),
     log: () => {},
   });
   database.start();
@@ -354,7 +354,7 @@ describe("importing a data folder into PostgreSQL", () => {
 async function newDatabaseOn(database: Database): Promise<Database> {
   const name = (await database.query<{ name: string }>("SELECT current_database() AS name")).rows[0]?.name;
   const url = postgres.url(name);
-  const replica = createDatabase({ url, poolSize: 4, migrations: MIGRATIONS, log: () => {} });
+  const replica = createDatabase({ url, poolSize: 4, migrations: readMigrations(), log: () => {} });
   replica.start();
   await replica.ready();
   cleanups.push(() => replica.stop());

@@ -1,14 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { migrate } from "~/db/migrate.server";
-import { MIGRATIONS } from "~/db/migrations.server";
+import { readMigrations } from "~/db/migrations.server";
 import { startPostgres, type TestPostgres } from "../support/postgres";
-import {
-  type PreviousStatement,
-  previousMigrations,
-  previousStatements,
-  shippedSql,
-} from "../support/previous-release";
+import { type PreviousStatement, previousMigrations, previousStatements } from "../support/previous-release";
 
 // "A release only adds to the schema", checked against the committed fixture of the previous
 // release (tests/fixtures/previous-release, refreshed at each release): during a rolling deploy
@@ -64,6 +59,7 @@ const columns = async (client: pg.Client) =>
     )
   ).rows;
 
+const MIGRATIONS = readMigrations();
 const previous = previousMigrations();
 const statements = previousStatements();
 
@@ -74,11 +70,7 @@ describe("the previous release's fixture", () => {
   });
 
   test("this release ships the previous release's migrations unchanged, and only adds after them", () => {
-    const shipped = MIGRATIONS.slice(0, previous.length).map((migration) => ({
-      ...migration,
-      sql: shippedSql(migration.sql),
-    }));
-    expect(shipped).toEqual(previous);
+    expect(MIGRATIONS.slice(0, previous.length)).toEqual(previous);
   });
 });
 
@@ -86,7 +78,8 @@ describe("beside this release's schema", () => {
   test("a database the previous release migrated takes this release's migrations, and the previous release's statements run on it", async () => {
     await onNewDatabase(async (client) => {
       await migrate(client, previous);
-      const applied = await migrate(client, MIGRATIONS);
+      const { applied, edited } = await migrate(client, MIGRATIONS);
+      expect(edited).toEqual([]);
       expect(applied).toEqual(MIGRATIONS.slice(previous.length).map((migration) => migration.version));
       expect(await failures(client, statements)).toEqual([]);
     });

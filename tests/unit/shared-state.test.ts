@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
-import { MIGRATIONS } from "~/db/migrations.server";
+import { readMigrations } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { NOTICE_PARAMETER } from "~/enquiry/notices";
 import { createSentNotices, NOTICE_TTL_MS } from "~/enquiry/sent-notice.server";
@@ -30,7 +30,7 @@ async function replicas(
 ): Promise<{ url: string; databases: Database[] }> {
   const url = await postgres.createDatabase();
   const databases = Array.from({ length: count }, () =>
-    createDatabase({ url, poolSize: 3, migrations: MIGRATIONS, log: (line) => lines.push(line) }),
+    createDatabase({ url, poolSize: 3, migrations: readMigrations(), log: (line) => lines.push(line) }),
   );
   for (const database of databases) database.start();
   await Promise.all(databases.map((database) => database.ready()));
@@ -103,7 +103,7 @@ describe("success notices with DATABASE_URL", () => {
     const database = createDatabase({
       url: postgres.url().replace(encodeURIComponent(TEST_DATABASE_PASSWORD), "wrong"),
       poolSize: 1,
-      migrations: MIGRATIONS,
+      migrations: readMigrations(),
       log: (line) => lines.push(line),
     });
     database.start();
