@@ -1,14 +1,14 @@
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
-import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
+import type { Enquiry } from "~/lead-parts/enquiry";
+import type { LeadSource } from "~/lead-parts/source";
+import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { type LeadStore, StoreFullError } from "~/leads/contract.server";
 import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { importLeadFolder } from "~/leads/import.server";
-import type { SpamReason } from "~/leads/lead";
 import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
 import { createPgDelivererLock } from "~/leads/pg-lock.server";
 import { createPgLeadStore } from "~/leads/pg-store.server";
-import type { LeadSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { describeLeads, type LeadsHealth } from "~/leads/store-state";
 import type { MailTransport } from "~/mail/types";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { onlyTrackingParameters, TRACKING_PARAMETERS } from "~/shared-documents/tracking-parameters.server";
+import { onlyTrackingParameters, TRACKING_PARAMETERS } from "~/tracking-parameters.server";
 import { readmeCacheArgs, readmeCacheKey, readmeProxyHeaders } from "../support/readme-cache-key";
 
 const cacheArgs = readmeCacheArgs();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 import { createDelivery, type Delivery } from "~/leads/delivery.server";
 import { type Lead, newLead } from "~/leads/lead";
 import type { DelivererLock } from "~/leads/lock.server";

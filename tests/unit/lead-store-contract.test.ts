@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
 import { MIGRATIONS } from "~/db/migrations.server";
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadStore } from "~/leads/contract.server";
 import { createDelivery, type Delivery } from "~/leads/delivery.server";
 import { IMPORT_MARKER, importLeadFolder } from "~/leads/import.server";
