@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import * as z from "zod";
-import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/enquiry/block-list.server";
+import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/lead-parts/block-list.server";
 
 /**
  * Every environment variable the server reads, validated once at start-up. A bad value

@@ -16,15 +16,15 @@
 // (scripts/build-commands.js), so the production image has it too.
 import { openCommandDatabase } from "~/db/command-database.server";
 import type { Database } from "~/db/database.server";
-import { isPerson, parsePersonQuery } from "~/enquiry/person";
 import { env } from "~/env.server";
+import { isPerson, parsePersonQuery } from "~/lead-parts/person";
+import { channelOf, describeSource } from "~/lead-parts/source";
 import type { LeadStore } from "~/leads/contract.server";
 import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
 import { delivererLockPath, readLockHolder } from "~/leads/lock.server";
 import { readPgLockHolder } from "~/leads/pg-lock.server";
 import { createPgLeadStore } from "~/leads/pg-store.server";
 import { release, requeue } from "~/leads/schedule";
-import { channelOf, describeSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { describeLeads } from "~/leads/store-state";
 import { showInvisible } from "~/text/invisible-characters";

@@ -6,7 +6,9 @@ import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/share
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
+import type { LeadMail } from "~/leads/delivery.server";
 import { createLeadService, type LeadService } from "~/leads/service.server";
+import { logMailFailure } from "~/mail/failures.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
@@ -42,6 +44,20 @@ declare module "@remix-run/server-runtime" {
   }
 }
 
+/** Mail as delivery reaches it: a function that sends one lead (and logs a failure), or why there is none. */
+function leadMail(mail: MailTransport | null): LeadMail {
+  if (mail === null) return { kind: "inbox" };
+  if (mail.name !== "emailjs") return { kind: "held" };
+  return {
+    kind: "send",
+    async send(lead) {
+      const result = await mail.send(lead.enquiry, lead.source);
+      logMailFailure(mail.name, result);
+      return result;
+    },
+  };
+}
+
 /** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
 export function createServices(env: Env) {
   // With DATABASE_URL, what replicas must agree on lives in PostgreSQL; without it, in the data folder.
@@ -53,7 +69,7 @@ export function createServices(env: Env) {
       })
     : null;
   const mail = selectTransport(env);
-  const leads = createLeadService(env, mail, database);
+  const leads = createLeadService(env, leadMail(mail), database);
   const vitals = database
     ? createDatabaseVitalsStore(database)
     : createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });

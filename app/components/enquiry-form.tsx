@@ -3,8 +3,9 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
-import { HONEYPOT_FIELD, MAX_LENGTH, WEBDRIVER_FIELD } from "~/enquiry/fields";
 import type { Notice } from "~/enquiry/notices";
+import { HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/trap-fields";
+import { MAX_LENGTH } from "~/lead-parts/enquiry";
 
 const FORM_ID = "enquiry";
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 
 /**
  * The double-submit memory: an enquiry is remembered by a keyed hash of its content (HMAC-SHA256

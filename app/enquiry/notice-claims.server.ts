@@ -1,6 +1,14 @@
 import type { Database } from "~/db/database.server";
 import { within } from "~/db/within.server";
-import type { SharedClaims } from "~/enquiry/sent-notice.server";
+
+/**
+ * Where servers record which token ids were claimed. `unmarked`: the record could not be
+ * written (already logged); the claim then holds on this server only.
+ */
+export interface SharedClaims {
+  mark(id: string, expiresAt: number): Promise<"marked" | "taken" | "unmarked">;
+  sweep(): Promise<void>;
+}
 
 /** How long a landing page waits for its claim's row before showing the notice anyway. */
 const CLAIM_WAIT_MS = 1_000;

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type Enquiry, type EnquiryField, MAX_LENGTH } from "~/enquiry/fields";
+import { type Enquiry, type EnquiryField, MAX_LENGTH } from "~/lead-parts/enquiry";
 import {
   hasInvisibleInALine,
   hasInvisibleInAnAddress,

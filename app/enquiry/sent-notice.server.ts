@@ -3,7 +3,7 @@ import type { Dir } from "node:fs";
 import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "~/db/database.server";
-import { databaseClaims } from "~/enquiry/notice-claims.server";
+import { databaseClaims, type SharedClaims } from "~/enquiry/notice-claims.server";
 import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
 
 /**
@@ -36,15 +36,6 @@ export interface SentNotices {
   /** The notice a landing URL's token stands for, the first time it is read; null for anything else. */
   redeem(token: string | null): Promise<Notice | null>;
   /** Removes the shared claims of tokens that have expired (the server calls it on a timer). */
-  sweep(): Promise<void>;
-}
-
-/**
- * Where servers record which token ids were claimed. `unmarked`: the record could not be
- * written (already logged); the claim then holds on this server only.
- */
-export interface SharedClaims {
-  mark(id: string, expiresAt: number): Promise<"marked" | "taken" | "unmarked">;
   sweep(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { Database } from "~/db/database.server";
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 
 /** How long a replica's claim on a submission holds while its enquiry is being kept or sent. */
 const CLAIM_LEASE_MS = 20_000;

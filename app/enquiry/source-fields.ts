@@ -1,8 +1,8 @@
 /**
  * The form fields that carry where the visitor came from, added by the browser at submit
  * (app/enquiry/landing.client.ts): the first landing's path and query, and the origin of the
- * other site that sent them. Kept apart from ./fields so the browser's start-up code imports
- * these two names only.
+ * other site that sent them. Kept in a module of their own so the browser's start-up code
+ * imports these two names only.
  */
 export const SOURCE_FIELDS = { landing: "source_landing", referrer: "source_referrer" } as const;
 

@@ -1,6 +1,6 @@
 import { SOURCE_FIELDS } from "~/enquiry/source-fields";
 import { env } from "~/env.server";
-import { cleanOrigin, cleanPath, type LeadSource, leadSource, trackingParameters } from "~/leads/source";
+import { cleanOrigin, cleanPath, type LeadSource, leadSource, trackingParameters } from "~/lead-parts/source";
 
 /**
  * Where an enquiry came from, read at submit and never refused for: the landing the browser's

@@ -1,7 +1,8 @@
-import { type BlockList, isBlocked } from "~/enquiry/block-list.server";
-import { type Enquiry, HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/fields";
 import { isHeadless } from "~/enquiry/headless.server";
-import type { SpamReason } from "~/leads/lead";
+import { HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/trap-fields";
+import { type BlockList, isBlocked } from "~/lead-parts/block-list.server";
+import type { Enquiry } from "~/lead-parts/enquiry";
+import type { SpamReason } from "~/lead-parts/spam-reasons";
 
 /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS, as the server read them. */
 export interface SpamRules {

@@ -1,6 +1,7 @@
-import type { Enquiry } from "~/enquiry/fields";
-import type { Lead, LeadState, SpamReason } from "~/leads/lead";
-import type { LeadSource } from "~/leads/source";
+import type { Enquiry } from "~/lead-parts/enquiry";
+import type { LeadSource } from "~/lead-parts/source";
+import type { SpamReason } from "~/lead-parts/spam-reasons";
+import type { Lead, LeadState } from "~/leads/lead";
 
 /** The outcome of the store's last write (a lead, or a probe when there was none lately). */
 export interface WriteOutcome {

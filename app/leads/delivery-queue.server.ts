@@ -2,8 +2,13 @@ import type { LeadStore } from "~/leads/contract.server";
 import { type Lead, logLeadState } from "~/leads/lead";
 import type { OutcomeWriter } from "~/leads/outcomes.server";
 import { afterAttempt } from "~/leads/schedule";
-import { logMailFailure } from "~/mail/failures.server";
-import type { MailTransport } from "~/mail/types";
+import type { SendResult } from "~/mail/types";
+
+/**
+ * Sends one lead to the agency and says how it went; never throws (a failure is `{ ok: false }`,
+ * already logged). server/services.ts makes it from the mail transport.
+ */
+export type SendLead = (lead: Lead) => Promise<SendResult>;
 
 /** Which pending lead the deliverer sends next, and the send of one lead with its outcome. */
 export interface DeliveryQueue {
@@ -17,8 +22,8 @@ export interface DeliveryQueue {
   hurryPending(): void;
   /** `lead` is not this process's to send now (erased, or another deliverer's). */
   drop(lead: Lead): void;
-  /** Sends a claimed lead through `via` and writes its outcome. */
-  send(lead: Lead, via: MailTransport): Promise<void>;
+  /** Sends a claimed lead with `send` and writes its outcome. */
+  send(lead: Lead, send: SendLead): Promise<void>;
   /** When the last send started (ms), 0 before any. */
   lastSendAt(): number;
 }
@@ -55,13 +60,12 @@ export function createDeliveryQueue(options: {
       for (const lead of store.leads()) if (lead.state === "pending") immediate.add(lead.id);
     },
     drop: (lead) => void immediate.delete(lead.id),
-    async send(lead, via) {
+    async send(lead, send) {
       lastSendAt = now().getTime();
-      const result = await via.send(lead.enquiry, lead.source);
+      const result = await send(lead);
       immediate.delete(lead.id);
       const updated = afterAttempt(lead, result, now(), random);
       if (updated.state === "sent") accepted.add(lead.id);
-      if (!result.ok) logMailFailure(via.name, result);
       if (updated.state !== lead.state) logLeadState(updated);
       await outcomes.write(updated);
     },

@@ -1,11 +1,19 @@
 import type { LeadStore } from "~/leads/contract.server";
 import { createFaultReport } from "~/leads/delivery-faults.server";
 import { createDelivererOwnership } from "~/leads/delivery-ownership.server";
-import { createDeliveryQueue } from "~/leads/delivery-queue.server";
+import { createDeliveryQueue, type SendLead } from "~/leads/delivery-queue.server";
 import { type Lead, logLeadState } from "~/leads/lead";
 import { type DelivererLock, HEARTBEAT_MS } from "~/leads/lock.server";
 import { createOutcomeWriter, type OutcomeWriter } from "~/leads/outcomes.server";
-import type { MailTransport } from "~/mail/types";
+
+export type { SendLead } from "~/leads/delivery-queue.server";
+
+/**
+ * How delivery reaches the agency, as server/services.ts wires it from the mail configuration:
+ * `send`: a function that sends one lead; `held`: EmailJS is partly configured, so pending leads
+ * wait until it is fixed; `inbox`: no EmailJS at all, so the store is where the team reads leads.
+ */
+export type LeadMail = { kind: "send"; send: SendLead } | { kind: "held" } | { kind: "inbox" };
 
 /** How often every process rereads the store (leads another process stored, operator retries). */
 export const SCAN_MS = 5_000;
@@ -31,7 +39,7 @@ export interface Delivery {
 }
 
 /**
- * Sends stored `pending` leads through `transport`, one at a time, at most one per
+ * Sends stored `pending` leads with `mail`'s send function, one at a time, at most one per
  * `intervalMs`, oldest due first. Only the holder of `lock` sends; other processes store and
  * wait. The holder also applies retention and, with no EmailJS configured at all, files
  * `pending` leads (an operator's release or retry) in the inbox. A partial configuration sends
@@ -39,7 +47,7 @@ export interface Delivery {
  */
 export function createDelivery(options: {
   store: LeadStore;
-  transport: MailTransport | null;
+  mail: LeadMail;
   lock: DelivererLock;
   intervalMs: number;
   retentionDays: number;
@@ -51,11 +59,10 @@ export function createDelivery(options: {
   heartbeatMs?: number;
   scanMs?: number;
 }): Delivery {
-  const { store, transport, lock, intervalMs, random } = options;
+  const { store, mail, lock, intervalMs, random } = options;
   const now = options.now ?? (() => new Date());
   const { heartbeatMs = HEARTBEAT_MS, scanMs = SCAN_MS } = options;
   const log = options.log ?? console.error;
-  const sending = transport?.name === "emailjs" ? transport : null;
   const outcomes = createOutcomeWriter({ store, now, log });
   const queue = createDeliveryQueue({ store, outcomes, now, random });
   const report = createFaultReport(store, log);
@@ -112,9 +119,9 @@ export function createDelivery(options: {
       // Outcomes are this process's to write, whoever delivers now.
       await outcomes.writeDue();
       const owner = ownership.owns();
-      if (owner && transport === null)
+      if (owner && mail.kind === "inbox")
         return await fileInInbox(store, outcomes, queue.current, () => stopping);
-      if (!owner || !sending) return;
+      if (!owner || mail.kind !== "send") return;
       const lead = queue.next();
       const time = now().getTime();
       if (!lead) {
@@ -133,7 +140,7 @@ export function createDelivery(options: {
       }
       // Checked after the last await before the send: a SIGTERM during the checks starts no send.
       if (stopping) return;
-      await queue.send(claimed, sending);
+      await queue.send(claimed, mail.send);
       schedule(intervalMs);
     } catch (error) {
       report("send")(error);

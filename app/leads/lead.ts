@@ -1,5 +1,6 @@
-import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
-import { type LeadSource, parseLeadSource } from "~/leads/source";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
+import { type LeadSource, parseLeadSource } from "~/lead-parts/source";
+import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";
 
 /**
  * `pending`: waiting to be delivered to EmailJS; `sent`: EmailJS accepted it; `failed`: EmailJS
@@ -9,13 +10,6 @@ import { type LeadSource, parseLeadSource } from "~/leads/source";
  */
 export const LEAD_STATES = ["pending", "sent", "failed", "inbox", "spam"] as const;
 export type LeadState = (typeof LEAD_STATES)[number];
-
-/**
- * Why a lead is quarantined: the hidden field was filled (`honeypot`) or not posted at all
- * (`missing-field`), or ENQUIRY_BLOCK_LIST or ENQUIRY_BLOCK_HEADLESS refused it.
- */
-export const SPAM_REASONS = ["honeypot", "missing-field", "blocklist", "headless"] as const;
-export type SpamReason = (typeof SPAM_REASONS)[number];
 
 /**
  * The states of a lead that has not reached the agency: these count toward the store's cap and

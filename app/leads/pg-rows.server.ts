@@ -1,6 +1,7 @@
-import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
-import { LEAD_STATES, type Lead, type LeadState, SPAM_REASONS, type SpamReason } from "~/leads/lead";
-import { parseLeadSource } from "~/leads/source";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
+import { parseLeadSource } from "~/lead-parts/source";
+import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";
+import { LEAD_STATES, type Lead, type LeadState } from "~/leads/lead";
 
 /** A lead as the `leads` table holds it (pg reads timestamptz as Date and jsonb as its value). */
 export interface LeadRow {

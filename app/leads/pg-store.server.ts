@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/database.server";
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 import {
   countLeads,
   type LeadCounts,

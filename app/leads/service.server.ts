@@ -1,17 +1,16 @@
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
-import type { Enquiry } from "~/enquiry/fields";
 import type { Env } from "~/env.server";
+import type { Enquiry } from "~/lead-parts/enquiry";
+import type { LeadSource } from "~/lead-parts/source";
+import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { type LeadStore, StoreFullError } from "~/leads/contract.server";
-import { createDelivery, PROBE_AFTER_MS } from "~/leads/delivery.server";
+import { createDelivery, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery.server";
 import { importLeadFolder } from "~/leads/import.server";
-import type { SpamReason } from "~/leads/lead";
 import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
 import { createPgDelivererLock } from "~/leads/pg-lock.server";
 import { createPgLeadStore } from "~/leads/pg-store.server";
-import type { LeadSource } from "~/leads/source";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { describeLeads, type LeadsHealth } from "~/leads/store-state";
-import type { MailTransport } from "~/mail/types";
 
 export type { LeadsHealth } from "~/leads/store-state";
 
@@ -52,7 +51,7 @@ type Config = Pick<
  */
 export function createLeadService(
   config: Config,
-  transport: MailTransport | null,
+  mail: LeadMail,
   database: Database | null = null,
   log: (line: string) => void = console.error,
 ): LeadService {
@@ -83,7 +82,7 @@ export function createLeadService(
     : createDelivererLock({ path: delivererLockPath(folder) });
   const delivery = createDelivery({
     store,
-    transport,
+    mail,
     lock,
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
@@ -109,7 +108,7 @@ export function createLeadService(
   return {
     async keep(enquiry, source) {
       try {
-        const lead = await store.add(enquiry, transport ? "pending" : "inbox", source);
+        const lead = await store.add(enquiry, mail.kind === "inbox" ? "inbox" : "pending", source);
         full = false;
         delivery.wake();
         return lead.id;

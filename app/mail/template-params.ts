@@ -1,5 +1,5 @@
-import { ENQUIRY_FIELDS, type Enquiry } from "~/enquiry/fields";
-import { clickIdOf, describeSource, type LeadSource } from "~/leads/source";
+import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
+import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";
 
 /**
  * The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name`

@@ -1,5 +1,5 @@
-import type { Enquiry } from "~/enquiry/fields";
-import type { LeadSource } from "~/leads/source";
+import type { Enquiry } from "~/lead-parts/enquiry";
+import type { LeadSource } from "~/lead-parts/source";
 
 export type SendResult =
   | { ok: true }

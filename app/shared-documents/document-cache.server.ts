@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { SharedDocument } from "~/shared-documents/shared-document.server";
-import { onlyTrackingParameters } from "~/shared-documents/tracking-parameters.server";
+import { onlyTrackingParameters } from "~/tracking-parameters.server";
 
 /**
  * Render-once cache for documents that are the same for every visitor.
  *
  * The rule: a GET (or HEAD) document is served from this cache only when
  * - the query is empty or holds only tracking parameters (`sharedDocumentPath`, with the list in
- *   ./tracking-parameters: `utm_*`, `gclid`, `fbclid`…, which the site never reads): any other
+ *   ~/tracking-parameters.server: `utm_*`, `gclid`, `fbclid`…, which the site never reads): any other
  *   parameter may be read by a loader (the enquiry notice's `?enquiry=`), so it makes the
  *   document this request's; cookies play no part (the site reads none, and foreign ones must
  *   not cost a render),

@@ -1,6 +1,6 @@
 // Reads the enquiry form from the rendered home page, so the load test follows whatever
 // hidden fields (anti-replay token, honeypot) the form carries, as a browser would.
-import { ENQUIRY_FIELDS } from "../../app/enquiry/fields";
+import { ENQUIRY_FIELDS } from "../../app/lead-parts/enquiry";
 
 export interface EnquiryForm {
   /** Where the form posts, resolved against the page URL. */

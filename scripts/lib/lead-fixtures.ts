@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type Enquiry, HONEYPOT_FIELD } from "../../app/enquiry/fields";
+import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
+import type { Enquiry } from "../../app/lead-parts/enquiry";
 import { type Lead, leadFileName, newLead } from "../../app/leads/lead";
 import type { FakeEmailJs } from "./fake-emailjs";
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base, expect } from "@playwright/test";
-import { HONEYPOT_FIELD } from "../../app/enquiry/fields";
+import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import { SCAN_MS } from "../../app/leads/delivery.server";
 import { IMPORT_MARKER } from "../../app/leads/import.server";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";

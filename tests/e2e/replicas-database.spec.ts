@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { HONEYPOT_FIELD } from "../../app/enquiry/fields";
+import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import { postEnquiry } from "../../scripts/lib/lead-fixtures";
 import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import type { Enquiry } from "../../app/enquiry/fields";
+import type { Enquiry } from "../../app/lead-parts/enquiry";
 
 export const NOTICE = {
   sent: "Email sent successfully!",
@@ -8,7 +8,7 @@ export const NOTICE = {
   failed: "Failed to send email. Please try again.",
 } as const;
 
-/** What a visitor types into the form's fields (~/enquiry/fields names them). */
+/** What a visitor types into the form's fields (~/lead-parts/enquiry names them). */
 export type EnquiryValues = Enquiry;
 
 export function validEnquiry(overrides: Partial<EnquiryValues> = {}): EnquiryValues {

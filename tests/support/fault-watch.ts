@@ -1,5 +1,5 @@
 import type { TestInfo } from "@playwright/test";
-import { HONEYPOT_FIELD } from "../../app/enquiry/fields";
+import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import type { FakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { requestsFor } from "../../scripts/lib/lead-fixtures";
 import { NOTICE, validEnquiry } from "./enquiry-page";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { BUSY_REPORT_MS, type Database } from "~/db/database.server";
 import { handleEnquiry } from "~/enquiry/action.server";
-import { HONEYPOT_FIELD } from "~/enquiry/fields";
+import { HONEYPOT_FIELD } from "~/enquiry/trap-fields";
 import { parseEnv } from "~/env.server";
 import type { MailTransport } from "~/mail/types";
 import { createServices } from "../../server/services";

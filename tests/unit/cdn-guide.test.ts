@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { onlyTrackingParameters, TRACKING_PARAMETERS } from "~/shared-documents/tracking-parameters.server";
+import { onlyTrackingParameters, TRACKING_PARAMETERS } from "~/tracking-parameters.server";
 import { guideCacheArgs, guideCacheKey, guideProxyHeaders, readNginxGuide } from "../support/nginx-guide";
 
 const cacheArgs = guideCacheArgs();

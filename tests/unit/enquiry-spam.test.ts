@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { isBlocked, parseBlockList } from "~/enquiry/block-list.server";
 import { isHeadless } from "~/enquiry/headless.server";
 import { createEnquiryLimits } from "~/enquiry/limits.server";
-import { isPerson, parsePersonQuery, phoneDigits } from "~/enquiry/person";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { parseEnv } from "~/env.server";
+import { isBlocked, parseBlockList } from "~/lead-parts/block-list.server";
+import { isPerson, parsePersonQuery, phoneDigits } from "~/lead-parts/person";
 
 const enquiry = {
   name: "Asha Rao",

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Enquiry } from "~/enquiry/fields";
-import { createDelivery, type Delivery } from "~/leads/delivery.server";
+import type { Enquiry } from "~/lead-parts/enquiry";
+import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery.server";
 import { type Lead, newLead } from "~/leads/lead";
 import type { DelivererLock } from "~/leads/lock.server";
 import type { LeadStore } from "~/leads/store.server";
-import type { MailTransport, SendResult } from "~/mail/types";
+import type { SendResult } from "~/mail/types";
 import { gate } from "../support/gate";
 
 /** An in-memory store whose writes fail while `failing` holds an error. */
@@ -79,11 +79,11 @@ function fakeLock(events: string[] = []): DelivererLock {
 
 function transport(answer: (enquiry: Enquiry) => Promise<SendResult> | SendResult) {
   const sent: string[] = [];
-  const mail: MailTransport = {
-    name: "emailjs",
-    async send(enquiry) {
-      sent.push(enquiry.name);
-      return answer(enquiry);
+  const mail: LeadMail = {
+    kind: "send",
+    async send(lead) {
+      sent.push(lead.enquiry.name);
+      return answer(lead.enquiry);
     },
   };
   return { mail, sent };
@@ -123,7 +123,7 @@ describe("delivery", () => {
     state.failing = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
     const { mail, sent } = transport(() => ({ ok: true }));
     const lines: string[] = [];
-    const delivery = start({ store, transport: mail, lock: fakeLock(), log: (line) => lines.push(line) });
+    const delivery = start({ store, mail, lock: fakeLock(), log: (line) => lines.push(line) });
     await expect.poll(() => sent).toEqual(["A", "B", "C"]);
     // Every rescan finds the three leads still pending in the store and, in the same turn that
     // decides what to send next, tries their outcomes' writes again: two more refused rounds
@@ -149,7 +149,7 @@ describe("delivery", () => {
     state.erased.add("erased");
     state.failing = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
     const { mail, sent } = transport(() => ({ ok: true }));
-    const delivery = start({ store, transport: mail, lock: fakeLock(), log: () => {} });
+    const delivery = start({ store, mail, lock: fakeLock(), log: () => {} });
     await expect.poll(() => sent).toEqual(["A", "C"]);
     expect(delivery.unwritten()).toBe(2);
     // A is erased while its outcome waits to be written: once the disk takes writes, it is dropped.
@@ -171,7 +171,7 @@ describe("delivery", () => {
         ? { ok: false, reason: "rejected", status: 503, detail: "EmailJS answered 503: busy" }
         : { ok: true },
     );
-    start({ store, transport: mail, lock: fakeLock(), log: () => {} });
+    start({ store, mail, lock: fakeLock(), log: () => {} });
     await expect.poll(() => file("C")?.state).toBe("sent");
     expect(sent).toEqual(["stuck", "B", "C"]);
     expect(file("stuck")).toMatchObject({ state: "pending", attempts: 1 });
@@ -191,7 +191,7 @@ describe("delivery", () => {
       events.push(`answered ${enquiry.name}`);
       return { ok: true };
     });
-    const delivery = start({ store, transport: mail, lock: fakeLock(events), log: () => {} });
+    const delivery = start({ store, mail, lock: fakeLock(events), log: () => {} });
     // vi.waitFor moves the fake clock on between its checks.
     await vi.waitFor(() => expect(sent).toEqual(["A"]));
     let stopped = false;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, readFormBody } from "~/enquiry/body.server";
-import { HONEYPOT_FIELD, MAX_LENGTH } from "~/enquiry/fields";
 import { captureSource } from "~/enquiry/source.server";
 import { MAX_LANDING_LENGTH, SOURCE_FIELDS } from "~/enquiry/source-fields";
+import { HONEYPOT_FIELD } from "~/enquiry/trap-fields";
+import { MAX_LENGTH } from "~/lead-parts/enquiry";
+import { clickIdOf, describeSource, MAX_SOURCE_PARAMETERS, parseLeadSource } from "~/lead-parts/source";
 import { newLead, parseLead } from "~/leads/lead";
-import { clickIdOf, describeSource, MAX_SOURCE_PARAMETERS, parseLeadSource } from "~/leads/source";
 import { toTemplateParams } from "~/mail/template-params";
 
 const SITE = "https://www.nirmaan.digital";

@@ -4,16 +4,15 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrations } from "~/db/migrations.server";
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadStore } from "~/leads/contract.server";
-import { createDelivery, type Delivery } from "~/leads/delivery.server";
+import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery.server";
 import { IMPORT_MARKER, importLeadFolder } from "~/leads/import.server";
 import { type Lead, leadFileName, newLead } from "~/leads/lead";
 import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
 import { createPgDelivererLock } from "~/leads/pg-lock.server";
 import { createPgLeadStore } from "~/leads/pg-store.server";
 import { createLeadStore, erasedFolder } from "~/leads/store.server";
-import type { MailTransport } from "~/mail/types";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // One PostgreSQL for the whole file; each test gets a database (and a folder) of its own.
@@ -268,10 +267,10 @@ describe("the PostgreSQL lead store", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const database = await newDatabase();
     const sent: string[] = [];
-    const mail: MailTransport = {
-      name: "emailjs",
+    const mail: LeadMail = {
+      kind: "send",
       async send(lead) {
-        sent.push(lead.name);
+        sent.push(lead.enquiry.name);
         // EmailJS answers on a later turn of the event loop, as a network answer does.
         await new Promise((resolve) => setImmediate(resolve));
         return { ok: true };
@@ -281,7 +280,7 @@ describe("the PostgreSQL lead store", () => {
       const store = createPgLeadStore({ database: db, log: () => {} });
       const delivery = createDelivery({
         store,
-        transport: mail,
+        mail,
         lock: createPgDelivererLock(db),
         intervalMs: 0,
         retentionDays: 90,

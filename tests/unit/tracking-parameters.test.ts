@@ -3,7 +3,7 @@ import {
   isTrackingParameter,
   onlyTrackingParameters,
   TRACKING_PARAMETERS,
-} from "~/shared-documents/tracking-parameters.server";
+} from "~/tracking-parameters.server";
 
 describe("isTrackingParameter", () => {
   it("knows every parameter the ad, mail and social platforms append", () => {

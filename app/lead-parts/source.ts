@@ -1,5 +1,5 @@
-import { isTrackingParameter } from "~/shared-documents/tracking-parameters.server";
 import { showInvisible } from "~/text/invisible-characters";
+import { isTrackingParameter } from "~/tracking-parameters.server";
 
 /**
  * Where a lead came from, as captured when the enquiry was submitted: the path of the page the

@@ -1,4 +1,4 @@
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 import { isPerson, type PersonQuery, parsePersonQuery } from "./person";
 
 /** ENQUIRY_BLOCK_LIST, read: whole addresses and phone numbers, and domains (with their sub-domains). */

@@ -1,4 +1,4 @@
-import type { Enquiry } from "~/enquiry/fields";
+import type { Enquiry } from "~/lead-parts/enquiry";
 
 /** A person as an operator names one: by e-mail address, or by phone number with its country code. */
 export type PersonQuery = { kind: "email"; address: string } | { kind: "phone"; digits: string };

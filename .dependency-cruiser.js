@@ -1,0 +1,110 @@
+/**
+ * The import layers of app/, server/ and scripts/ (docs/decisions/021-layers.md), checked by
+ * `npm run check:layers`: a module imports only from its own layer or the layers below it, and
+ * no two modules, nor two folders, import each other in a circle.
+ */
+
+/** From the top. Paths are patterns from the repository's root. */
+const LAYERS = [
+  { name: "entry points", paths: ["^server/", "^scripts/"] },
+  { name: "routes", paths: ["^app/routes/", "^app/root[.]tsx$", "^app/entry[.](client|server)[.]tsx$"] },
+  {
+    name: "page parts",
+    paths: [
+      "^app/components/",
+      "^app/hooks/",
+      "^app/utils/",
+      "^app/root-data[.]ts$",
+      "^app/json-ld[.]server[.]ts$",
+    ],
+  },
+  { name: "features", paths: ["^app/enquiry/", "^app/vitals/", "^app/shared-documents/"] },
+  { name: "lead store", paths: ["^app/leads/"] },
+  {
+    name: "plumbing",
+    paths: ["^app/mail/", "^app/http/", "^app/db/", "^app/hydration/", "^app/nonce[.]tsx$"],
+  },
+  {
+    name: "leaves",
+    paths: [
+      "^app/lead-parts/",
+      "^app/content/",
+      "^app/text/",
+      "^app/env[.]server[.]ts$",
+      "^app/tracking-parameters[.]server[.]ts$",
+      "^app/images/",
+      "^app/styles/",
+    ],
+  },
+];
+
+const placed = LAYERS.flatMap((layer) => layer.paths);
+
+/** One rule per layer below the top: nothing in it imports from a layer above it. */
+const upward = LAYERS.slice(1).map((layer, index) => ({
+  name: `not-up-from-${layer.name.replaceAll(" ", "-")}`,
+  comment: `${layer.name} import only from: ${LAYERS.slice(index + 1)
+    .map((below) => below.name)
+    .join(", ")}.`,
+  severity: "error",
+  from: { path: layer.paths },
+  to: { path: LAYERS.slice(0, index + 1).flatMap((above) => above.paths) },
+}));
+
+export default {
+  forbidden: [
+    ...upward,
+    {
+      name: "no-circular",
+      comment: "Two modules that import each other, through any others, are one module in two files.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-circular-folders",
+      comment: "Two folders whose modules import each other are one folder: move what both use down a layer.",
+      severity: "error",
+      scope: "folder",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "not-from-unplaced",
+      comment: "Every module of app/ is in a layer: place a new one in LAYERS and in the decision.",
+      severity: "error",
+      from: { path: "^app/", pathNot: placed },
+      to: {},
+    },
+    {
+      name: "not-to-unplaced",
+      comment: "Every module of app/ is in a layer: place a new one in LAYERS and in the decision.",
+      severity: "error",
+      from: {},
+      to: { path: "^app/", pathNot: placed },
+    },
+    {
+      name: "mail-through-send-function",
+      comment:
+        "Delivery sends with the function server/services.ts makes from the mail transport: types only here.",
+      severity: "error",
+      from: { path: "^app/leads/" },
+      to: { path: "^app/mail/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "An import that cannot be resolved cannot be checked.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    includeOnly: "^(app|server|scripts)/",
+    doNotFollow: { path: "node_modules" },
+    // Type-only imports count: a type import up a layer or in a circle ties the modules as well.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js", ".json"] },
+  },
+};
