@@ -51,7 +51,7 @@ test.afterEach(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-for (const script of ["load-test", "bench", "bench:enquiry", "bench:replicas"]) {
+for (const script of ["load-test", "bench", "bench:enquiry", "bench:replicas", "bench:export"]) {
   test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {
     const run = await runNpm(["run", "-s", script, "--", "--help"]);
     expect(run.code, run.stderr).toBe(0);
