@@ -7,12 +7,9 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDatabase } from "../app/db/database.server";
-import { MIGRATIONS } from "../app/db/migrations.server";
-import { importLeadFolder } from "../app/leads/import.server";
 import type { LeadState } from "../app/leads/lead";
 import { startPostgres } from "../tests/support/postgres";
-import { writeLeadFile } from "./lib/lead-fixtures";
+import { importLeadsInto, writeLeadFile } from "./lib/lead-fixtures";
 import { ensureBuild, root } from "./lib/server.js";
 import { printTable } from "./lib/table.js";
 
@@ -36,7 +33,7 @@ try {
     const storeDir = join(folder, `leads-${count}`);
     writeLeads(storeDir, count);
     const url = await postgres.createDatabase();
-    await importInto(url, storeDir);
+    await importLeadsInto(url, storeDir);
     const emptyDir = join(folder, `empty-${count}`);
     for (const [store, env] of [
       ["data folder", { ENQUIRY_STORE_DIR: storeDir }],
@@ -78,18 +75,6 @@ function writeLeads(storeDir: string, count: number) {
         },
       },
     });
-  }
-}
-
-/** Imports the folder's leads into the database at `url`, as a site that moves to PostgreSQL does. */
-async function importInto(url: string, storeDir: string) {
-  const database = createDatabase({ url, poolSize: 1, migrations: MIGRATIONS, log: () => {} });
-  database.start();
-  try {
-    await database.ready();
-    await importLeadFolder({ database, folder: join(storeDir, "leads"), log: () => {} });
-  } finally {
-    await database.stop();
   }
 }
 

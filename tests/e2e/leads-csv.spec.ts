@@ -1,15 +1,12 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { test as base, expect } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { createDatabase } from "~/db/database.server";
-import { MIGRATIONS } from "~/db/migrations.server";
-import { importLeadFolder } from "~/leads/import.server";
 import type { Lead } from "~/leads/lead";
-import { leadsCli, writeLeadFile } from "../../scripts/lib/lead-fixtures";
+import { importLeadsInto, leadsCli, writeLeadFile } from "../../scripts/lib/lead-fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // `npm run leads -- --csv`, the built command on both stores: the same leads in a data folder
@@ -255,17 +252,9 @@ test("--csv with DATABASE_URL exports the same leads from PostgreSQL, cell by ce
   const folderDir = newStoreDir();
   const stored = writeFixtures(folderDir);
   const url = await postgres.createDatabase();
-  const database = createDatabase({ url, poolSize: 1, migrations: MIGRATIONS, log: () => {} });
-  database.start();
-  try {
-    await database.ready();
-    await importLeadFolder({ database, folder: join(folderDir, "leads"), log: () => {} });
-  } finally {
-    await database.stop();
-  }
+  await importLeadsInto(url, folderDir);
   // The command's own folder is empty: what it exports came from the database.
   const emptyDir = newStoreDir();
-  mkdirSync(emptyDir, { recursive: true });
   await checkExports((args) => leadsCli(emptyDir, args, { DATABASE_URL: url }), stored);
 });
 
