@@ -3,7 +3,7 @@
 //   npm run leads -- --json            one JSON object per lead per line
 //   npm run leads -- --sources [--days N]   leads per source, medium and campaign over the last N days (30)
 //   npm run leads -- --spam [--json]   the quarantine: what the honeypot, block list and headless rule caught
-//   npm run leads -- --csv [--since DATE] [--state STATE] [--spam] > leads.csv   a spreadsheet of the leads
+//   npm run -s leads -- --csv [--since DATE] [--state STATE] [--spam] > leads.csv   a spreadsheet of the leads
 //   npm run leads -- retry ID          puts a failed (or inbox) lead back in the delivery queue
 //   npm run leads -- retry --failed    puts every failed lead back in the queue
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
@@ -128,7 +128,7 @@ function checkCsvArguments(spam: boolean, state: string | undefined) {
   // A terminal would run the escape sequences a visitor can put in a field, and rewrite the line ends.
   if (process.stdout.isTTY) {
     console.error(
-      "leads: --csv writes a spreadsheet, not to a terminal: send it to a file, npm run leads -- --csv > leads.csv (with docker compose exec -T, docker exec without -t)",
+      "leads: --csv writes a spreadsheet, not to a terminal: send it to a file, npm run -s leads -- --csv > leads.csv (with docker compose exec -T, docker exec without -t)",
     );
     process.exit(2);
   }
