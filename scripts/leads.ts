@@ -3,6 +3,7 @@
 //   npm run leads -- --json            one JSON object per lead per line
 //   npm run leads -- --sources [--days N]   leads per source, medium and campaign over the last N days (30)
 //   npm run leads -- --spam [--json]   the quarantine: what the honeypot, block list and headless rule caught
+//   npm run -s leads -- --csv [--since DATE] [--state STATE] [--spam] > leads.csv   a spreadsheet of the leads
 //   npm run leads -- retry ID          puts a failed (or inbox) lead back in the delivery queue
 //   npm run leads -- retry --failed    puts every failed lead back in the queue
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
@@ -28,16 +29,23 @@ import { release, requeue } from "~/leads/schedule";
 import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
 import { describeLeads } from "~/leads/store-state";
 import { showInvisible } from "~/text/invisible-characters";
-import { type FormName, readArguments, usageLine } from "./lib/command-forms";
+import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
+import { writeLeadsCsv } from "./lib/leads-csv";
 import { printTable } from "./lib/table.js";
 
 // The arguments are read before the store is opened: a mistyped command is told its usage
 // whether or not the database answers.
 const args = readArguments("leads", process.argv.slice(2));
 if (!args) {
-  console.error(usageLine("leads"));
+  const problem = optionProblem("leads", process.argv.slice(2));
+  console.error(problem ? `leads: ${problem}; ${usageLine("leads")}` : usageLine("leads"));
   process.exit(2);
 }
+const csvFilter = {
+  state: args.options.get("--state") ?? (args.switches.has("--spam") ? "spam" : undefined),
+  since: args.options.get("--since"),
+};
+if (args.form === "csv") checkCsvArguments(args.switches.has("--spam"), args.options.get("--state"));
 const json = args.switches.has("--json");
 const [value = ""] = args.values;
 const database = env.DATABASE_URL ? await openCommandDatabase("leads", env.DATABASE_URL) : null;
@@ -49,6 +57,7 @@ const store: LeadStore = database
 const run: Record<FormName<"leads">, () => Promise<void>> = {
   list: () => list(false),
   spam: () => list(true),
+  csv: () => csv(csvFilter),
   sources: () => sources(30),
   sourcesOver: () => sources(Number(value)),
   health,
@@ -105,6 +114,43 @@ async function list(spam: boolean) {
   const quarantined = all.length - leads.length;
   if (!spam && quarantined > 0) {
     console.log(`${plural(quarantined, "lead")} in the quarantine: npm run leads -- --spam`);
+  }
+}
+
+/** Stops before the store is opened when `--csv` is told two things at once or would write to a terminal. */
+function checkCsvArguments(spam: boolean, state: string | undefined) {
+  if (spam && state !== undefined && state !== "spam") {
+    console.error(
+      `leads: --spam exports the quarantine, whose leads are spam, not ${state}: give one of the two`,
+    );
+    process.exit(2);
+  }
+  // A terminal would run the escape sequences a visitor can put in a field, and rewrite the line ends.
+  if (process.stdout.isTTY) {
+    console.error(
+      "leads: --csv writes a spreadsheet, not to a terminal: send it to a file, npm run -s leads -- --csv > leads.csv (with docker compose exec -T, docker exec without -t)",
+    );
+    process.exit(2);
+  }
+}
+
+/**
+ * The spreadsheet export, oldest first: the leads not quarantined, or the quarantine
+ * (`--spam`), or one state (`--state`), received on or after the start of `--since` (UTC).
+ */
+async function csv({ state, since }: { state?: string; since?: string }) {
+  const start = since === undefined ? Number.NEGATIVE_INFINITY : Date.parse(`${since}T00:00:00Z`);
+  const leads = (await store.list()).filter(
+    (lead) =>
+      (state === undefined ? lead.state !== "spam" : lead.state === state) &&
+      Date.parse(lead.receivedAt) >= start,
+  );
+  try {
+    await writeLeadsCsv(leads, process.stdout);
+  } catch (error) {
+    // The reader stopped early (`| head`): what it read is what it asked for.
+    if ((error as NodeJS.ErrnoException).code === "EPIPE") return;
+    fail(`leads: cannot write the export: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -1,20 +1,25 @@
 // The forms the operator's commands (`npm run leads`, `npm run vitals`) accept. Each command reads
 // its arguments with them and makes its usage line from them, and the tests call every form of
 // every command from them: a form added here is accepted, shown and tested at once.
+import { LEAD_STATES } from "~/leads/lead";
 
 /**
- * One form of a command: its words, of which the PLACEHOLDERS are filled in by the operator, and
- * the switches it also takes, anywhere after its words or between them.
+ * One form of a command: its words, of which the PLACEHOLDERS are filled in by the operator, the
+ * switches it also takes, and its options (`--since DATE`: a flag, then its placeholder's value),
+ * each at most once, anywhere after its words or between them.
  */
 export interface CommandForm {
   readonly words: readonly string[];
   readonly switches?: readonly string[];
+  readonly options?: Readonly<Record<string, string>>;
 }
 
 /** A word the operator fills in: what it accepts, and an example the tests call the form with. */
 interface Placeholder {
   readonly example: string;
   readonly accepts: (value: string) => boolean;
+  /** What it takes, for the line that names an option given a value it does not accept. */
+  readonly wants?: string;
 }
 
 const PLACEHOLDERS: Readonly<Record<string, Placeholder>> = {
@@ -23,12 +28,34 @@ const PLACEHOLDERS: Readonly<Record<string, Placeholder>> = {
   /** Days of `--sources`: a whole number from 1 to 3650. */
   N: { example: "7", accepts: (value) => /^[1-9]\d{0,3}$/.test(value) && Number(value) <= 3650 },
   FILE: { example: "report.html", accepts: (value) => value !== "" && !value.startsWith("--") },
+  DATE: {
+    example: "2026-01-31",
+    accepts: isCalendarDate,
+    wants: "a calendar date in UTC, YYYY-MM-DD (2026-01-31)",
+  },
+  STATE: {
+    example: "failed",
+    accepts: (value) => (LEAD_STATES as readonly string[]).includes(value),
+    wants: `a lead's state: ${LEAD_STATES.join(", ")}`,
+  },
 };
+
+/** `2026-01-31`: a day that exists in the calendar, as YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  // Date.parse rolls 2026-02-30 over into March: only a day that comes back as itself exists.
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+    Number.isFinite(time) &&
+    new Date(time).toISOString().startsWith(value)
+  );
+}
 
 export const COMMANDS = {
   leads: {
     list: { words: [], switches: ["--json"] },
     spam: { words: ["--spam"], switches: ["--json"] },
+    csv: { words: ["--csv"], switches: ["--spam"], options: { "--since": "DATE", "--state": "STATE" } },
     sources: { words: ["--sources"] },
     sourcesOver: { words: ["--sources", "--days", "N"] },
     health: { words: ["--health"] },
@@ -48,13 +75,24 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 export type FormName<Command extends CommandName> = keyof (typeof COMMANDS)[Command] & string;
 
-/** The form `args` call, the values of its placeholders in order, the switches given; null: none. */
+/** What `args` call: the form, the values of its placeholders in order, the switches and options given. */
+export interface Arguments<Command extends CommandName> {
+  form: FormName<Command>;
+  values: string[];
+  switches: ReadonlySet<string>;
+  /** Each option given, by its flag: `--since` → `2026-01-31`. */
+  options: ReadonlyMap<string, string>;
+}
+
+/** The form `args` call, with what they give it; null: none. */
 export function readArguments<Command extends CommandName>(
   command: Command,
   args: readonly string[],
-): { form: FormName<Command>; values: string[]; switches: ReadonlySet<string> } | null {
-  for (const [form, { words, switches = [] }] of formsOf(command)) {
-    const given = args.filter((arg) => !switches.includes(arg));
+): Arguments<Command> | null {
+  for (const [form, { words, switches = [], options = {} }] of formsOf(command)) {
+    const rest = takeOptions(args, options);
+    if (!rest) continue;
+    const given = rest.args.filter((arg) => !switches.includes(arg));
     if (given.length !== words.length) continue;
     const values: string[] = [];
     const fits = words.every((word, index) => {
@@ -64,26 +102,72 @@ export function readArguments<Command extends CommandName>(
       values.push(value);
       return placeholder.accepts(value);
     });
-    if (fits) return { form, values, switches: new Set(args.filter((arg) => switches.includes(arg))) };
+    if (fits) {
+      const given = new Set(rest.args.filter((arg) => switches.includes(arg)));
+      return { form, values, switches: given, options: rest.options };
+    }
   }
   return null;
 }
 
-/** `usage: npm run leads [-- --json | -- --spam [--json] | …]`. */
+/** `args` without the `options` they give (each flag and its value), and those; null when one is given twice or a value it does not accept. */
+function takeOptions(args: readonly string[], options: Readonly<Record<string, string>>) {
+  const rest: string[] = [];
+  const taken = new Map<string, string>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? "";
+    const placeholder = Object.hasOwn(options, arg) ? PLACEHOLDERS[options[arg] ?? ""] : undefined;
+    if (!placeholder) {
+      rest.push(arg);
+      continue;
+    }
+    const value = args[index + 1];
+    if (value === undefined || taken.has(arg) || !placeholder.accepts(value)) return null;
+    taken.set(arg, value);
+    index += 1;
+  }
+  return { args: rest, options: taken };
+}
+
+/**
+ * Why `args` call no form when it is an option's value: `--since takes a calendar date…`; null
+ * otherwise (the usage line says the rest).
+ */
+export function optionProblem(command: CommandName, args: readonly string[]): string | null {
+  for (const [, { options = {} }] of formsOf(command)) {
+    for (const [flag, word] of Object.entries(options)) {
+      const at = args.indexOf(flag);
+      const placeholder = PLACEHOLDERS[word];
+      if (at === -1 || !placeholder) continue;
+      const value = args[at + 1];
+      if (value === undefined || !placeholder.accepts(value))
+        return `${flag} takes ${placeholder.wants ?? word}`;
+    }
+  }
+  return null;
+}
+
+/** `usage: npm run leads [-- --json | -- --spam [--json] | -- --csv [--since DATE] … | …]`. */
 export function usageLine(command: CommandName): string {
-  const shown = formsOf(command).map(([, { words, switches = [] }]) =>
-    words.length === 0 && switches.length === 0
+  const shown = formsOf(command).map(([, { words, switches = [], options = {} }]) => {
+    const extras = [...Object.entries(options).map((option) => option.join(" ")), ...switches];
+    return words.length === 0 && extras.length === 0
       ? undefined
-      : ["--", ...words, ...switches.map((flag) => (words.length === 0 ? flag : `[${flag}]`))].join(" "),
-  );
+      : ["--", ...words, ...extras.map((extra) => (words.length === 0 ? extra : `[${extra}]`))].join(" ");
+  });
   return `usage: npm run ${command} [${shown.filter((form) => form !== undefined).join(" | ")}]`;
 }
 
-/** Every way to call the command: each form with its placeholders' examples, alone and with each switch. */
+/** Every way to call the command: each form with its placeholders' examples, alone and with each switch or option. */
 export function everyInvocation(command: CommandName): string[][] {
-  return formsOf(command).flatMap(([, { words, switches = [] }]) => {
-    const filled = words.map((word) => PLACEHOLDERS[word]?.example ?? word);
-    return [filled, ...switches.map((flag) => [...filled, flag])];
+  return formsOf(command).flatMap(([, { words, switches = [], options = {} }]) => {
+    const example = (word: string) => PLACEHOLDERS[word]?.example ?? word;
+    const filled = words.map(example);
+    return [
+      filled,
+      ...switches.map((flag) => [...filled, flag]),
+      ...Object.entries(options).map(([flag, word]) => [...filled, flag, example(word)]),
+    ];
   });
 }
 

@@ -1,12 +1,15 @@
 // What tests and benchmarks need around leads: lead files read and written as the store does,
-// enquiries posted, `npm run leads` run, and EmailJS requests counted per lead.
+// copied into a database, enquiries posted, `npm run leads` run, and EmailJS requests counted per lead.
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { createDatabase } from "../../app/db/database.server";
+import { readMigrations } from "../../app/db/migrations.server";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import type { Enquiry } from "../../app/lead-parts/enquiry";
+import { importLeadFolder } from "../../app/leads/import.server";
 import { type Lead, leadFileName, newLead } from "../../app/leads/lead";
 import type { FakeEmailJs } from "./fake-emailjs";
 
@@ -88,4 +91,16 @@ export function writeLeadFile(
   const path = join(folder, leadFileName(full));
   writeFileSync(path, `${JSON.stringify(full)}\n`);
   return { path, lead: full };
+}
+
+/** Copies the leads under `storeDir` into the database at `url` (migrated first), as a site moving to PostgreSQL does. */
+export async function importLeadsInto(url: string, storeDir: string): Promise<void> {
+  const database = createDatabase({ url, poolSize: 1, migrations: readMigrations(), log: () => {} });
+  database.start();
+  try {
+    await database.ready();
+    await importLeadFolder({ database, folder: join(storeDir, "leads"), log: () => {} });
+  } finally {
+    await database.stop();
+  }
 }

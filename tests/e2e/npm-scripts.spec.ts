@@ -75,7 +75,7 @@ test("every npm script the README and docs/ name is in package.json", () => {
   expect(named).toEqual(expect.arrayContaining(["leads", "vitals", "bench", "load-test", "check"]));
 });
 
-for (const script of ["load-test", "bench", "bench:enquiry", "bench:replicas"]) {
+for (const script of ["load-test", "bench", "bench:enquiry", "bench:replicas", "bench:export"]) {
   test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {
     const run = await runNpm(["run", "-s", script, "--", "--help"]);
     expect(run.code, run.stderr).toBe(0);
@@ -87,6 +87,12 @@ test("npm run leads lists an empty store", async () => {
   const run = await runNpm(["run", "-s", "leads"], { ENQUIRY_STORE_DIR: folder });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stdout).toContain("No leads in");
+});
+
+test("npm run -s leads -- --csv, as the README has it written to a file, is the CSV alone: a BOM, then the header row", async () => {
+  const run = await runNpm(["run", "-s", "leads", "--", "--csv"], { ENQUIRY_STORE_DIR: folder });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toMatch(/^\uFEFFid,received,state,emailjs,name,e-mail,.*,click id\r\n$/);
 });
 
 test("npm run vitals summarises an empty folder", async () => {

