@@ -22,6 +22,8 @@
  * Laid out in one task, the whole page was the longest task of a cold load
  * (docs/performance.md, "The design"). Without JavaScript the page renders whole: the rule needs `html.js`.
  */
+import { keepHashTargetInPlace } from "~/hydration/keep-hash-target.server";
+
 const inertPreloadRel = "x-remix-modulepreload";
 export const inertScriptType = "text/x-remix-hydration";
 
@@ -74,7 +76,10 @@ export function deferHydration(html: string): string {
     .replace(MODULE_SCRIPT, `<script nonce="$1" type="${inertScriptType}">`);
 }
 
-/** The document head's inline script: marks the page as scripted, then waits for the first paint. */
+/**
+ * The document head's inline script: marks the page as scripted, waits for the first paint,
+ * and keeps an in-page link's target in place through hydration (keep-hash-target.server).
+ */
 export function headScript(): string {
-  return `document.documentElement.classList.add("js");${startHydrationAfterPaint}`;
+  return `document.documentElement.classList.add("js");${startHydrationAfterPaint};${keepHashTargetInPlace}`;
 }

@@ -1,31 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
+import { expectSameAsWithoutJavaScript, serveWithoutScripts } from "../support/no-script-page";
+import { scrollYAtRest } from "../support/scroll";
 
 const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
 const viewports = [
   { width: 1280, height: 800 },
   { width: 375, height: 812 },
 ];
-
-/**
- * axe runs inside the page, which a JavaScript-disabled browser refuses to do. The no-JS case
- * is therefore the server's HTML with every script removed and `<noscript>` content made
- * live: what a visitor without JavaScript gets, under the same CSP and stylesheet.
- */
-async function serveWithoutScripts(page: Page) {
-  await page.route(
-    (url) => !url.pathname.startsWith("/build/") && !/\.[a-z0-9]+$/i.test(url.pathname),
-    async (route) => {
-      const response = await route.fetch();
-      const html = (await response.text())
-        .replace(/<script\b[\s\S]*?<\/script>/gi, "")
-        .replace(/<link rel="modulepreload"[^>]*>/gi, "")
-        .replace(/<\/?noscript>/gi, "");
-      await route.fulfill({ response, body: html });
-    },
-  );
-}
 
 /**
  * With JavaScript, sections fade in as they scroll into view; axe measures colours as they are
@@ -64,7 +47,10 @@ for (const javaScriptEnabled of [true, false]) {
           const response = await page.goto(path);
           expect(response?.status()).toBe(path === "/no-such-page" ? 404 : 200);
           if (javaScriptEnabled) await page.waitForFunction(() => "__remixRouter" in window);
-          else expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+          else {
+            expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+            await expectSameAsWithoutJavaScript(page);
+          }
           await page.waitForLoadState("networkidle");
           if (javaScriptEnabled) await revealEverything(page);
           const results = await new AxeBuilder({ page }).analyze();
@@ -123,7 +109,8 @@ test.describe("reduced motion", () => {
       await page.mouse.wheel(0, 400);
       expect(await runningAnimations()).toEqual([]);
     }
-    await page.waitForTimeout(300);
+    // Once the page rests, two frames have been rendered there: what the last step set off runs now.
+    await expect.poll(() => scrollYAtRest(page)).not.toBeNaN();
     expect(await runningAnimations()).toEqual([]);
   });
 });

@@ -1,16 +1,19 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
+import { NOTICE_TIMEOUT_MS } from "../../app/enquiry/notices";
 import { readLeads } from "../../scripts/lib/lead-fixtures";
 import {
   type EnquiryValues,
   enquiryForm,
   expectFormValues,
   fillEnquiry,
+  isHydrated,
   NOTICE,
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { runClockUntil, stopPageClock } from "../support/page-clock";
 
 // These tests use the default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 
@@ -100,13 +103,27 @@ test.describe("with JavaScript", () => {
     page,
     baseURL,
   }) => {
+    // The page's clock is stopped, and every timer of the toast's length is counted: the
+    // toast's timer starts at the clock's time whenever the page gets to it.
+    await stopPageClock(page);
+    await page.addInitScript((toastMs) => {
+      const set = window.setTimeout;
+      let toastTimers = 0;
+      window.setTimeout = ((handler: TimerHandler, timeout?: number, ...rest: unknown[]) => {
+        if (timeout === toastMs) Object.assign(window, { __toastTimers: ++toastTimers });
+        return set(handler, timeout, ...rest);
+      }) as typeof window.setTimeout;
+    }, NOTICE_TIMEOUT_MS);
     await page.goto("/");
+    await runClockUntil(page, () => isHydrated(page), { stepMs: 16, message: "the page never hydrated" });
     const values = validEnquiry();
     await fillEnquiry(page, values);
     const form = enquiryForm(page);
     await form.submit.click();
     await expect(form.notice).toHaveText(NOTICE.sent);
-    const shownAt = Date.now();
+    await expect
+      .poll(() => page.evaluate(() => (window as { __toastTimers?: number }).__toastTimers ?? 0))
+      .toBe(1);
     await expectFormValues(page, { name: "", email: "", countryCode: "", phoneNumber: "", message: "" });
     const lead = storedLeads(baseURL).find((entry) => entry.enquiry.name === values.name);
     expect(lead).toMatchObject({ state: "inbox", attempts: 0, enquiry: values });
@@ -115,8 +132,10 @@ test.describe("with JavaScript", () => {
     expect(await form.notice.locator("xpath=..").evaluate((node) => getComputedStyle(node).position)).toBe(
       "fixed",
     );
-    await expect(form.notice).toBeEmpty({ timeout: 9_000 });
-    expect(Date.now() - shownAt).toBeGreaterThan(5_000);
+    await page.clock.runFor(NOTICE_TIMEOUT_MS - 1);
+    await expect(form.notice, "the toast a millisecond before its time").toHaveText(NOTICE.sent);
+    await page.clock.runFor(1);
+    await expect(form.notice, "the toast at its time").toBeEmpty();
   });
 
   test("the toast closes on its close button, and an error after it is announced too", async ({ page }) => {

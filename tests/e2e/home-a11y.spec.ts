@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { expectSameAsWithoutJavaScript, serveWithoutScripts } from "../support/no-script-page";
 import { scrollThrough } from "../support/scroll";
 
 const viewports = [
@@ -53,17 +54,12 @@ for (const viewport of viewports) {
 
     test("axe finds no violations without JavaScript", async ({ page }) => {
       test.slow();
-      // axe itself needs a script engine, so the page keeps one but gets the no-JS document:
-      // the server's HTML without its scripts, <noscript> content shown.
-      await page.route("/", async (route) => {
-        const response = await route.fetch();
-        const html = (await response.text())
-          .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "")
-          .replace(/<\/?noscript>/g, "");
-        await route.fulfill({ response, body: html });
-      });
+      // axe itself needs a script engine, so the page keeps one but gets the no-JS document
+      // (tests/support/no-script-page.ts), checked against a browser without JavaScript.
+      await serveWithoutScripts(page);
       await page.goto("/");
       await expect(page.locator("html")).not.toHaveClass(/\bjs\b/);
+      await expectSameAsWithoutJavaScript(page);
       await scrollThrough(page);
       await expect(page.locator(".partners-swiper")).not.toHaveClass(/swiper-initialized/);
       await expect(page.locator("#services details")).toHaveCount(5);

@@ -1,5 +1,8 @@
 import type { Page } from "@playwright/test";
+import { PARTNERS_AUTOPLAY_DELAY_MS } from "../../app/components/home/partners-autoplay";
+import { isHydrated } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { runClockUntil, stopPageClock } from "../support/page-clock";
 
 const partnerNames = ["Reelwave", "BrightLend", "QuarryStack", "Corvanta Consulting", "Technera IT Services"];
 
@@ -8,21 +11,64 @@ function carousel(page: Page) {
 }
 
 /** The real index (0–4) of the slide Swiper marks active. */
-function activeIndex(page: Page): Promise<string | null> {
-  return page.locator(".partners-swiper .swiper-slide-active").getAttribute("data-swiper-slide-index");
+async function activeIndex(page: Page): Promise<number> {
+  return Number(
+    await page.locator(".partners-swiper .swiper-slide-active").getAttribute("data-swiper-slide-index"),
+  );
 }
 
+/**
+ * Opens the home page with its clock stopped (the carousel then moves only when the test moves
+ * the clock) and runs the clock until the page has hydrated: its JavaScript starts from a timer.
+ */
+async function openWithStoppedClock(page: Page) {
+  await stopPageClock(page);
+  await page.goto("/");
+  await runClockUntil(page, () => isHydrated(page), { stepMs: 16, message: "the page never hydrated" });
+}
+
+/**
+ * Brings the carousel into view and waits until Swiper has taken it over. Nothing of this
+ * needs the page's clock, which stays where it was, so a playing carousel's first step is a
+ * whole autoplay delay away.
+ */
 async function scrollToCarousel(page: Page) {
   await carousel(page).scrollIntoViewIfNeeded();
   await expect(carousel(page)).toHaveClass(/swiper-initialized/);
   await expect(page.getByRole("button", { name: /carousel$/ })).toBeEnabled();
 }
 
-/** Asserts the active slide does not change for `ms` milliseconds. */
-async function expectStill(page: Page, ms: number) {
-  const before = await activeIndex(page);
-  await page.waitForTimeout(ms);
-  expect(await activeIndex(page)).toBe(before);
+/**
+ * Waits until no slide animation runs. It runs on the real clock (a CSS transition), and
+ * autoplay starts its next delay when it ends.
+ */
+async function slideAtRest(page: Page): Promise<number> {
+  await expect
+    .poll(() =>
+      carousel(page).evaluate(
+        (element) => (element as HTMLElement & { swiper: { animating: boolean } }).swiper.animating,
+      ),
+    )
+    .toBe(false);
+  return activeIndex(page);
+}
+
+/** Runs the page's clock on by one autoplay delay, within which a playing carousel moves on exactly once. */
+async function slideAfterOneDelay(page: Page): Promise<number> {
+  await page.clock.runFor(PARTNERS_AUTOPLAY_DELAY_MS);
+  return slideAtRest(page);
+}
+
+/** The carousel moves on by exactly one slide, looping, within one autoplay delay. */
+async function expectOneStep(page: Page) {
+  const before = await slideAtRest(page);
+  expect(await slideAfterOneDelay(page), "one slide on within one autoplay delay").toBe((before + 1) % 5);
+}
+
+/** The carousel stays on its slide through one autoplay delay, in which a playing one would move. */
+async function expectStill(page: Page) {
+  const before = await slideAtRest(page);
+  expect(await slideAfterOneDelay(page), "no slide on within one autoplay delay").toBe(before);
 }
 
 test("the work banner presents the pet-care app", async ({ page }) => {
@@ -44,7 +90,7 @@ for (const viewport of [
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test("Swiper loads only when the carousel nears the viewport, then autoplays", async ({ page }) => {
-      await page.goto("/");
+      await openWithStoppedClock(page);
       await page.waitForLoadState("networkidle");
       await expect(carousel(page)).not.toHaveClass(/swiper-initialized/);
       await scrollToCarousel(page);
@@ -55,45 +101,44 @@ for (const viewport of [
         return { swiper: swiper.clientWidth, slide: slide.getBoundingClientRect().width };
       });
       expect(Math.round(widths.swiper / widths.slide)).toBe(viewport.perView);
+      // Not before its delay, then one slide at a time, looping forever.
       const first = await activeIndex(page);
-      await expect.poll(() => activeIndex(page), { timeout: 4000 }).not.toBe(first);
-      const second = await activeIndex(page);
-      // One slide at a time, looping forever.
-      expect((Number(first) + 1) % 5).toBe(Number(second));
+      await page.clock.runFor(PARTNERS_AUTOPLAY_DELAY_MS - 1);
+      expect(await activeIndex(page), "no slide on before the autoplay delay").toBe(first);
+      await page.clock.runFor(1);
+      expect(await activeIndex(page), "one slide on at the autoplay delay").toBe((first + 1) % 5);
+      for (let step = 0; step < 5; step++) await expectOneStep(page);
     });
 
     test("pauses while hovered and while focused", async ({ page }) => {
-      await page.goto("/");
+      await openWithStoppedClock(page);
       await scrollToCarousel(page);
       await carousel(page).hover();
-      await page.waitForTimeout(400);
-      await expectStill(page, 2500);
+      await expectStill(page);
+      await expectStill(page);
       await page.mouse.move(0, 0);
-      const afterHover = await activeIndex(page);
-      await expect.poll(() => activeIndex(page), { timeout: 4000 }).not.toBe(afterHover);
+      await expectOneStep(page);
 
       await carousel(page).focus();
-      await page.waitForTimeout(400);
-      await expectStill(page, 2500);
+      await expectStill(page);
+      await expectStill(page);
       await page.getByRole("button", { name: "Pause carousel" }).focus();
-      const afterFocus = await activeIndex(page);
-      await expect.poll(() => activeIndex(page), { timeout: 4000 }).not.toBe(afterFocus);
+      await expectOneStep(page);
     });
 
     test("the pause button stops and restarts autoplay and says which it will do", async ({ page }) => {
-      await page.goto("/");
+      await openWithStoppedClock(page);
       await scrollToCarousel(page);
       await page.getByRole("button", { name: "Pause carousel" }).click();
       const play = page.getByRole("button", { name: "Play carousel" });
       await expect(play).toBeVisible();
       await page.mouse.move(0, 0);
-      await page.waitForTimeout(400);
-      await expectStill(page, 3000);
+      await expectStill(page);
+      await expectStill(page);
       await play.click();
       await expect(page.getByRole("button", { name: "Pause carousel" })).toBeVisible();
       await page.mouse.move(0, 0);
-      const before = await activeIndex(page);
-      await expect.poll(() => activeIndex(page), { timeout: 4000 }).not.toBe(before);
+      await expectOneStep(page);
     });
 
     test("logos are self-hosted images with the brand name as alt text and fixed dimensions", async ({
@@ -117,16 +162,16 @@ test.describe("partner carousel under reduced motion", () => {
   test.use({ contextOptions: { reducedMotion: "reduce" } });
 
   test("does not autoplay until asked to", async ({ page }) => {
-    await page.goto("/");
+    await openWithStoppedClock(page);
     await scrollToCarousel(page);
     const play = page.getByRole("button", { name: "Play carousel" });
     await expect(play).toBeVisible();
     await page.mouse.move(0, 0);
-    await expectStill(page, 3500);
+    await expectStill(page);
+    await expectStill(page);
     await play.click();
     await page.mouse.move(0, 0);
-    const before = await activeIndex(page);
-    await expect.poll(() => activeIndex(page), { timeout: 4000 }).not.toBe(before);
+    await expectOneStep(page);
   });
 });
 

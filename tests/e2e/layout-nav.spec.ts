@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
+import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { scrollYAtRest } from "../support/scroll";
 
 const mainNav = (page: Page) => page.getByRole("banner").getByRole("navigation", { name: "Main" });
 const drawer = (page: Page) => page.locator("#site-menu");
@@ -38,11 +40,13 @@ test.describe("navigation bar at 1280 px", () => {
 
   test("changes style once scrolled more than 50 px", async ({ page }) => {
     await page.goto("/");
+    await waitForHydration(page);
     const header = page.getByRole("banner");
     await expect(header).toHaveAttribute("data-scrolled", "false");
     const shadowAtTop = await header.evaluate((element) => getComputedStyle(element).boxShadow);
     await page.evaluate(() => window.scrollTo(0, 50));
-    await page.waitForTimeout(100);
+    // At rest there, two frames have passed since: the scroll event and its render are done.
+    await expect.poll(() => scrollYAtRest(page)).toBe(50);
     await expect(header).toHaveAttribute("data-scrolled", "false");
     await page.evaluate(() => window.scrollTo(0, 51));
     await expect(header).toHaveAttribute("data-scrolled", "true");

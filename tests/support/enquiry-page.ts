@@ -69,11 +69,17 @@ export function enquiryBody(
   };
 }
 
+function routerInitialized(): boolean {
+  const router = (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter;
+  return router?.state.initialized === true;
+}
+
 /** Waits until Remix has hydrated, so a submit goes through the enhanced path. */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const router = (window as unknown as { __remixRouter?: { state: { initialized: boolean } } })
-      .__remixRouter;
-    return router?.state.initialized === true;
-  });
+  await page.waitForFunction(routerInitialized);
+}
+
+/** Whether Remix has hydrated the page by now (for a page whose clock the test moves). */
+export function isHydrated(page: Page): Promise<boolean> {
+  return page.evaluate(routerInitialized);
 }

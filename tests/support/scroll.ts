@@ -37,3 +37,20 @@ function scrollSmoothlyTo(top: number): Promise<void> {
     );
   });
 }
+
+/**
+ * The page's scroll position once it is at rest (two successive frames read the same), or
+ * `Number.NaN` while it moves: for `expect.poll`, so a page passing through a position never
+ * counts as having landed there.
+ */
+export function scrollYAtRest(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const first = window.scrollY;
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => resolve(window.scrollY === first ? first : Number.NaN)),
+        );
+      }),
+  );
+}

@@ -2,11 +2,12 @@
 // drives it stay out of the page's initial JavaScript.
 import Swiper from "swiper";
 import { Autoplay } from "swiper/modules";
+import { PARTNERS_AUTOPLAY_DELAY_MS } from "~/components/home/partners-autoplay";
 
-/** Spec §9: autoplay every 1500 ms, 3 per view from 1024 px, one slide per step, drag threshold 80. */
+/** Spec §9: autoplay, 3 per view from 1024 px, one slide per step, drag threshold 80. */
 const carouselSettings = {
   modules: [Autoplay],
-  autoplay: { delay: 1500, pauseOnMouseEnter: true, disableOnInteraction: false },
+  autoplay: { delay: PARTNERS_AUTOPLAY_DELAY_MS, pauseOnMouseEnter: true, disableOnInteraction: false },
   slidesPerView: 1,
   slidesPerGroup: 1,
   breakpoints: { 1024: { slidesPerView: 3 } },
