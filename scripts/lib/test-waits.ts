@@ -64,6 +64,25 @@ function isSetTimeoutReference(node: ts.Node): boolean {
   );
 }
 
+/** Methods whose function argument runs in the page, where setTimeout is the page's own timer. */
+const IN_PAGE = new Set(["addInitScript", "evaluate", "evaluateHandle", "evaluateAll", "$eval", "$$eval"]);
+
+/**
+ * Whether `node` is a function handed to the page (`page.addInitScript(() => …)`): there a
+ * setTimeout schedules the page's work (or wraps it to count the page's timers) and waits for
+ * nothing in the test; only a promise a timer settles is a sleep there.
+ */
+function runsInPage(node: ts.Node): boolean {
+  const call = node.parent;
+  if (!(ts.isArrowFunction(node) || ts.isFunctionExpression(node)) || !call || !ts.isCallExpression(call)) {
+    return false;
+  }
+  const callee = call.expression;
+  return (
+    ts.isPropertyAccessExpression(callee) && IN_PAGE.has(callee.name.text) && call.arguments.includes(node)
+  );
+}
+
 function containsSetTimeout(node: ts.Node): boolean {
   return isSetTimeoutReference(node) || (ts.forEachChild(node, containsSetTimeout) ?? false);
 }
@@ -194,6 +213,8 @@ function analyse(source: string, fileName: string, allowance?: TimerAllowance): 
   const report = (node: ts.Node, what: string) => analysis.faults.push({ ...at(node), what });
   /** The named functions around the node visited, outermost first. */
   const enclosing: string[] = [];
+  /** How many functions handed to the page surround the node visited. */
+  let inPage = 0;
   const timersAllowed = () =>
     allowance !== undefined &&
     (allowance.functions === undefined || enclosing.some((name) => allowance.functions?.includes(name)));
@@ -235,13 +256,16 @@ function analyse(source: string, fileName: string, allowance?: TimerAllowance): 
       report(node, "new Promise(… setTimeout …): a sleep; await a state or use fake timers");
       return;
     }
-    if (isSetTimeoutReference(node) && !timersAllowed()) {
+    if (isSetTimeoutReference(node) && !timersAllowed() && inPage === 0 && !ts.isTypeQueryNode(node.parent)) {
       report(node, "setTimeout: a clock; await a state, or use vi.useFakeTimers / page.clock");
       return;
     }
     const name = ts.isFunctionLike(node) ? functionName(node) : undefined;
+    const page = runsInPage(node) ? 1 : 0;
     if (name) enclosing.push(name);
+    inPage += page;
     ts.forEachChild(node, visit);
+    inPage -= page;
     if (name) enclosing.pop();
   };
   visit(file);

@@ -22,6 +22,11 @@ describe("the fixed-wait rule (npm run check)", () => {
     ["setTimeout through globalThis", "globalThis.setTimeout(done, 1);", "setTimeout"],
     ["setTimeout under another name", "const later = setTimeout;\nlater(done, 1);", "setTimeout"],
     [
+      "a sleep inside a function handed to the page",
+      "await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));",
+      "sleep helper",
+    ],
+    [
       "node:timers/promises",
       'import { setTimeout as sleep } from "node:timers/promises";',
       "node:timers/promises",
@@ -78,6 +83,11 @@ describe("the fixed-wait rule (npm run check)", () => {
       "setTimeout in a comment or a string",
       '// await new Promise((r) => setTimeout(r, 100));\nconst hint = "waitForTimeout";',
     ],
+    [
+      "the page's own timers, wrapped in an init script to count them",
+      "await page.addInitScript(() => {\n  const set = window.setTimeout;\n  window.setTimeout = ((h: TimerHandler, ms?: number) => set(h, ms)) as typeof window.setTimeout;\n});",
+    ],
+    ["a type of setTimeout", "let timer: ReturnType<typeof setTimeout> | undefined;"],
     [
       "an object's own setTimeout key",
       "const fakes = { setTimeout: 1 };\nconst { setTimeout: timer } = fakes;",
