@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
 import * as z from "zod";
-import { checkWebhookUrl, hostOf, isPlainHttp } from "~/destinations/webhook-url.server";
 import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/enquiry/block-list.server";
+import { checkWebhookUrl, hostOf, isPlainHttp } from "~/webhook-url.server";
 
 /**
  * Every environment variable the server reads, validated once at start-up. A bad value
@@ -48,7 +48,7 @@ const blockList = z.string().transform((text, context): BlockList => {
   return z.NEVER;
 });
 
-/** https, or plain http to a loopback or private address (~/destinations/webhook-url.server). */
+/** https, or plain http to a loopback or private address (~/webhook-url.server). */
 const webhookUrl = z
   .string()
   .trim()

@@ -1,5 +1,5 @@
 import { judgeAnswer, POST_TIMEOUT_MS, postJson } from "~/destinations/post-json.server";
-import { hostOf } from "~/destinations/webhook-url.server";
+import { hostOf } from "~/webhook-url.server";
 
 /** How long one alert is tried before it is given up. */
 export const ALERT_TRY_FOR_MS = 60 * 60_000;

@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import type { DeliveryResult } from "~/destinations/destination";
 import { judgeAnswer, POST_TIMEOUT_MS, postJson } from "~/destinations/post-json.server";
 import type { WebhookMessage } from "~/destinations/webhook-events";
-import { hostOf } from "~/destinations/webhook-url.server";
+import { hostOf } from "~/webhook-url.server";
 
 export interface WebhookConfig {
   /** LEAD_WEBHOOK_URL, already checked (https, or http to a private address). */
