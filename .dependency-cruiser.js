@@ -22,7 +22,14 @@ const LAYERS = [
   { name: "lead store", paths: ["^app/leads/"] },
   {
     name: "plumbing",
-    paths: ["^app/mail/", "^app/http/", "^app/db/", "^app/hydration/", "^app/nonce[.]tsx$"],
+    paths: [
+      "^app/mail/",
+      "^app/destinations/",
+      "^app/http/",
+      "^app/db/",
+      "^app/hydration/",
+      "^app/nonce[.]tsx$",
+    ],
   },
   {
     name: "leaves",
@@ -32,6 +39,7 @@ const LAYERS = [
       "^app/text/",
       "^app/env[.]server[.]ts$",
       "^app/tracking-parameters[.]server[.]ts$",
+      "^app/webhook-url[.]server[.]ts$",
       "^app/images/",
       "^app/styles/",
     ],

@@ -1,6 +1,8 @@
 import { isIP } from "node:net";
+import { Webhook } from "standardwebhooks";
 import * as z from "zod";
 import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/lead-parts/block-list.server";
+import { checkWebhookUrl, hostOf, isPlainHttp } from "~/webhook-url.server";
 
 /**
  * Every environment variable the server reads, validated once at start-up. A bad value
@@ -45,6 +47,40 @@ const blockList = z.string().transform((text, context): BlockList => {
   context.addIssue({ code: "custom", message: parsed.error });
   return z.NEVER;
 });
+
+/** https, or plain http to a loopback or private address (~/webhook-url.server). */
+const webhookUrl = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    const checked = checkWebhookUrl(value);
+    if (checked.ok) return checked.url;
+    context.addIssue({ code: "custom", message: checked.reason });
+    return z.NEVER;
+  });
+
+/** The Standard Webhooks spec asks for a key of 24 to 64 bytes; a shorter one can be guessed. */
+const MIN_WEBHOOK_KEY_BYTES = 24;
+
+/** The key's length in bytes; 0 when the package that signs cannot read the secret. */
+function webhookKeyBytes(secret: string): number {
+  try {
+    new Webhook(secret);
+  } catch {
+    return 0;
+  }
+  return Buffer.from(secret.slice("whsec_".length), "base64").length;
+}
+
+/** A Standard Webhooks secret: `whsec_` and a base64 key, as the receiver is given it too. */
+const webhookSecret = z
+  .string()
+  .trim()
+  .refine((value) => value.startsWith("whsec_"), "must start with whsec_ (a Standard Webhooks secret)")
+  .refine(
+    (value) => webhookKeyBytes(value) >= MIN_WEBHOOK_KEY_BYTES,
+    `must be whsec_ and a base64 key of at least ${MIN_WEBHOOK_KEY_BYTES} bytes: whsec_ and the output of \`openssl rand -base64 32\``,
+  );
 
 const schema = {
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
@@ -107,11 +143,19 @@ const schema = {
     .url({ protocol: /^https?$/ })
     .transform((value) => value.replace(/\/+$/, ""))
     .default("http://localhost:3000"),
+  /** Where every lead is also POSTed as a signed Standard Webhooks event (a CRM, n8n, Zapier). */
+  LEAD_WEBHOOK_URL: webhookUrl.optional(),
+  LEAD_WEBHOOK_SECRET: webhookSecret.optional(),
+  /** A team chat's incoming webhook (Slack, Google Chat…): told when a lead cannot be delivered. */
+  ALERT_WEBHOOK_URL: webhookUrl.optional(),
+  /** Minutes a `pending` lead may wait before the team chat is told. */
+  ALERT_AFTER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
 } satisfies Record<string, z.ZodType>;
 
 /**
- * Variables whose value never goes into a log line, not even a wrong one: secrets, and the
- * block list (people's addresses and numbers).
+ * Variables whose value never goes into a log line, not even a wrong one: secrets, the block
+ * list (people's addresses and numbers), and webhook URLs (Slack's carry a token in the path;
+ * their lines name the host at most).
  */
 const SECRETS = new Set<string>([
   "DATABASE_URL",
@@ -119,12 +163,22 @@ const SECRETS = new Set<string>([
   "HEALTH_TOKEN",
   "ENQUIRY_BLOCK_LIST",
   "NOTICE_SECRET",
+  "LEAD_WEBHOOK_URL",
+  "LEAD_WEBHOOK_SECRET",
+  "ALERT_WEBHOOK_URL",
 ]);
 
 type Schema = typeof schema;
 
 /** Protections that are off by default: a bad value leaves them off, rather than half on. */
 const PROTECTIONS = new Set<string>(["ENQUIRY_BLOCK_LIST", "ENQUIRY_BLOCK_HEADLESS", "ENQUIRY_THROTTLE"]);
+
+/** What a bad value turns off, for the variables whose default is "off" and not a value. */
+const TURNED_OFF: Record<string, string> = {
+  LEAD_WEBHOOK_URL: "no lead is sent to the webhook until it is fixed",
+  LEAD_WEBHOOK_SECRET: "no lead is sent to the webhook until it is fixed",
+  ALERT_WEBHOOK_URL: "no alert is sent until it is fixed",
+};
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
 
 export function parseEnv(
@@ -140,9 +194,9 @@ export function parseEnv(
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
       const shown = SECRETS.has(name) ? name : `${name}=${JSON.stringify(raw)}`;
-      const fallback = PROTECTIONS.has(name)
-        ? "this protection stays off until it is fixed"
-        : "using the default instead";
+      const fallback =
+        TURNED_OFF[name] ??
+        (PROTECTIONS.has(name) ? "this protection stays off until it is fixed" : "using the default instead");
       log(`config: ${shown} is invalid (${reason}); ${fallback}`);
       env[name] = field.parse(undefined);
     }
@@ -154,7 +208,32 @@ export function parseEnv(
       `config: TRUST_PROXY=${trustProxy} is deprecated; it now takes the number of proxies in front: use TRUST_PROXY=${parsed.TRUST_PROXY}`,
     );
   }
+  checkLeadWebhookPair(source, parsed, log);
   return parsed;
+}
+
+/**
+ * The lead webhook needs its URL and its secret: with one only, one line names the other, and
+ * both read as unset (no lead goes to the webhook). A bad value has had its own line already.
+ */
+function checkLeadWebhookPair(
+  source: Record<string, string | undefined>,
+  env: Env,
+  log: (line: string) => void,
+) {
+  const given = (name: string) => (source[name]?.trim() ?? "") !== "";
+  const url = given("LEAD_WEBHOOK_URL");
+  const secret = given("LEAD_WEBHOOK_SECRET");
+  if (url !== secret) {
+    const [set, missing] = url
+      ? ["LEAD_WEBHOOK_URL", "LEAD_WEBHOOK_SECRET"]
+      : ["LEAD_WEBHOOK_SECRET", "LEAD_WEBHOOK_URL"];
+    log(`config: ${set} is set but ${missing} is not; no lead is sent to the webhook until both are set`);
+  }
+  if (env.LEAD_WEBHOOK_URL === undefined || env.LEAD_WEBHOOK_SECRET === undefined) {
+    env.LEAD_WEBHOOK_URL = undefined;
+    env.LEAD_WEBHOOK_SECRET = undefined;
+  }
 }
 
 /**
@@ -170,6 +249,20 @@ export function warnIfSiteUrlMissing(
   if (config.NODE_ENV !== "production" || source.SITE_URL?.trim()) return;
   log(
     `config: SITE_URL is not set, so canonical links, the sitemap and Open Graph tags point at ${config.SITE_URL}; set SITE_URL to the site's public origin, e.g. https://www.example.com`,
+  );
+}
+
+/**
+ * Said once when the server starts: a lead webhook over plain http (accepted only to a loopback
+ * or private address) carries every lead unencrypted to that host.
+ */
+export function warnIfLeadWebhookUnencrypted(
+  config: Env = env,
+  log: (line: string) => void = console.error,
+): void {
+  if (config.LEAD_WEBHOOK_URL === undefined || !isPlainHttp(config.LEAD_WEBHOOK_URL)) return;
+  log(
+    `config: LEAD_WEBHOOK_URL is plain http, so leads travel unencrypted to ${hostOf(config.LEAD_WEBHOOK_URL)}; use https unless that host is in your own network`,
   );
 }
 

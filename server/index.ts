@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
-import { env, warnIfSiteUrlMissing } from "~/env.server";
+import { env, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
 import { createClientResolver } from "~/http/client-address.server";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
@@ -21,6 +21,7 @@ import { createServices } from "./services";
 
 installGlobals({ nativeFetch: true });
 warnIfSiteUrlMissing();
+warnIfLeadWebhookUnencrypted();
 
 // build/server.js sits beside the Remix server build, build/index.js; public/ beside build/.
 const buildDir = dirname(fileURLToPath(import.meta.url));

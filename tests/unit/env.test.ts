@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseEnv, warnIfSiteUrlMissing } from "~/env.server";
+import { parseEnv, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
 
 describe("parseEnv", () => {
   it("takes a HEALTH_TOKEN of at least 16 characters, and says so of a shorter one", () => {
@@ -38,8 +39,11 @@ describe("parseEnv", () => {
       TRUST_PROXY: 0,
       SHUTDOWN_DEADLINE: 10,
       SITE_URL: "http://localhost:3000",
+      ALERT_AFTER_MINUTES: 30,
     });
     expect(env.EMAILJS_SERVICE_ID).toBeUndefined();
+    expect(env.LEAD_WEBHOOK_URL).toBeUndefined();
+    expect(env.ALERT_WEBHOOK_URL).toBeUndefined();
   });
 
   it("reads valid values and treats blank ones as unset", () => {
@@ -119,5 +123,149 @@ describe("parseEnv", () => {
     expect(warnings({ NODE_ENV: "production", SITE_URL: "  " })).toHaveLength(1);
     expect(warnings({ NODE_ENV: "production", SITE_URL: "https://www.example.in" })).toEqual([]);
     expect(warnings({ NODE_ENV: "development" })).toEqual([]);
+  });
+
+  describe("webhooks", () => {
+    const secret = `whsec_${randomBytes(32).toString("base64")}`;
+    const parse = (source: Record<string, string>) => {
+      const lines: string[] = [];
+      return { env: parseEnv(source, (line) => lines.push(line)), lines };
+    };
+
+    it("takes an https webhook URL with its whsec_ secret", () => {
+      const { env, lines } = parse({
+        LEAD_WEBHOOK_URL: " https://crm.example.in/hooks/leads?key=abc ",
+        LEAD_WEBHOOK_SECRET: secret,
+        ALERT_WEBHOOK_URL: "https://hooks.slack.com/services/T0/B0/t0ken",
+        ALERT_AFTER_MINUTES: "45",
+      });
+      expect(lines).toEqual([]);
+      expect(env.LEAD_WEBHOOK_URL).toBe("https://crm.example.in/hooks/leads?key=abc");
+      expect(env.LEAD_WEBHOOK_SECRET).toBe(secret);
+      expect(env.ALERT_WEBHOOK_URL).toBe("https://hooks.slack.com/services/T0/B0/t0ken");
+      expect(env.ALERT_AFTER_MINUTES).toBe(45);
+    });
+
+    it.each([
+      "http://127.0.0.1:5678/webhook/leads",
+      "http://127.9.9.9/",
+      "http://10.1.2.3/",
+      "http://172.16.0.5/",
+      "http://172.31.255.254/",
+      "http://192.168.1.20:5678/",
+      "http://[::1]:5678/",
+      "http://[fd00::5]/",
+      "http://[fc12::5]/",
+      "http://[::ffff:10.0.0.7]/",
+      "http://localhost:5678/webhook/leads",
+      "http://LOCALHOST/",
+    ])("takes plain http to a loopback or private address: %s", (url) => {
+      const { env, lines } = parse({
+        LEAD_WEBHOOK_URL: url,
+        LEAD_WEBHOOK_SECRET: secret,
+        ALERT_WEBHOOK_URL: url,
+      });
+      expect(lines).toEqual([]);
+      expect(env.LEAD_WEBHOOK_URL).toBeDefined();
+      expect(env.ALERT_WEBHOOK_URL).toBeDefined();
+    });
+
+    it.each([
+      ["http://crm.example.in/t0ken", "crm.example.in"],
+      ["http://8.8.8.8/t0ken", "8.8.8.8"],
+      ["http://172.32.0.1/t0ken", "172.32.0.1"],
+      ["http://192.169.0.1/t0ken", "192.169.0.1"],
+      ["http://[2001:db8::1]/t0ken", "[2001:db8::1]"],
+      ["http://n8n.localhost.example.com:5678/t0ken", "n8n.localhost.example.com:5678"],
+    ])("refuses plain http to %s, naming the host only", (url, host) => {
+      for (const name of ["LEAD_WEBHOOK_URL", "ALERT_WEBHOOK_URL"] as const) {
+        const { env, lines } = parse({ [name]: url, LEAD_WEBHOOK_SECRET: secret });
+        expect(env[name]).toBeUndefined();
+        expect(lines[0]).toBe(
+          `config: ${name} is invalid (plain http is accepted only to a loopback or private address, and ${host} is neither; use https); ${name === "ALERT_WEBHOOK_URL" ? "no alert is sent" : "no lead is sent to the webhook"} until it is fixed`,
+        );
+        expect(lines.join("\n")).not.toContain("t0ken");
+      }
+    });
+
+    it.each(["not a url", "ftp://files.example.in/t0ken", "hooks.slack.com/services/t0ken"])(
+      "refuses %j as no https URL, without showing it",
+      (url) => {
+        const { env, lines } = parse({ ALERT_WEBHOOK_URL: url });
+        expect(env.ALERT_WEBHOOK_URL).toBeUndefined();
+        expect(lines).toEqual([
+          "config: ALERT_WEBHOOK_URL is invalid (must be an https URL); no alert is sent until it is fixed",
+        ]);
+      },
+    );
+
+    it.each([
+      ["a secret without whsec_", randomBytes(32).toString("base64"), /must start with whsec_/],
+      [
+        "one that is not base64",
+        "whsec_not*base64*at*all*but*long*enough*to*count",
+        /base64 key of at least 24 bytes/,
+      ],
+      [
+        "a key shorter than 24 bytes",
+        `whsec_${randomBytes(16).toString("base64")}`,
+        /base64 key of at least 24 bytes/,
+      ],
+      ["an empty key", "whsec_", /base64 key of at least 24 bytes/],
+    ])("refuses %s, never showing it, and sends no lead to the webhook", (_, value, reason) => {
+      const { env, lines } = parse({
+        LEAD_WEBHOOK_URL: "https://crm.example.in/hooks",
+        LEAD_WEBHOOK_SECRET: value,
+      });
+      expect(env.LEAD_WEBHOOK_SECRET).toBeUndefined();
+      expect(env.LEAD_WEBHOOK_URL).toBeUndefined();
+      expect(lines).toEqual([expect.stringMatching(/^config: LEAD_WEBHOOK_SECRET is invalid \(/)]);
+      expect(lines[0]).toMatch(reason);
+      expect(lines[0]).toMatch(/no lead is sent to the webhook until it is fixed$/);
+      if (value.length > "whsec_".length) expect(lines[0]).not.toContain(value.slice(6, 20));
+    });
+
+    it("turns the lead webhook off when one of its two variables is missing, naming that one", () => {
+      const urlOnly = parse({ LEAD_WEBHOOK_URL: "https://crm.example.in/hooks/t0ken" });
+      expect(urlOnly.lines).toEqual([
+        "config: LEAD_WEBHOOK_URL is set but LEAD_WEBHOOK_SECRET is not; no lead is sent to the webhook until both are set",
+      ]);
+      expect(urlOnly.env.LEAD_WEBHOOK_URL).toBeUndefined();
+      const secretOnly = parse({ LEAD_WEBHOOK_SECRET: secret });
+      expect(secretOnly.lines).toEqual([
+        "config: LEAD_WEBHOOK_SECRET is set but LEAD_WEBHOOK_URL is not; no lead is sent to the webhook until both are set",
+      ]);
+      expect(secretOnly.env.LEAD_WEBHOOK_SECRET).toBeUndefined();
+      // A bad URL beside a good secret: its own line, and the secret is of no use alone.
+      const badUrl = parse({ LEAD_WEBHOOK_URL: "http://crm.example.in/t0ken", LEAD_WEBHOOK_SECRET: secret });
+      expect(badUrl.lines).toHaveLength(1);
+      expect(badUrl.env.LEAD_WEBHOOK_SECRET).toBeUndefined();
+    });
+
+    it("reads ALERT_AFTER_MINUTES as whole minutes, 30 by default", () => {
+      expect(parse({}).env.ALERT_AFTER_MINUTES).toBe(30);
+      for (const bad of ["0", "-5", "1.5", "soon"]) {
+        const { env, lines } = parse({ ALERT_AFTER_MINUTES: bad });
+        expect(env.ALERT_AFTER_MINUTES).toBe(30);
+        expect(lines).toEqual([
+          expect.stringMatching(/^config: ALERT_AFTER_MINUTES=.* is invalid .*using the default instead$/),
+        ]);
+      }
+    });
+
+    it("says once at start that leads travel unencrypted to a plain-http webhook's host", () => {
+      const warnings = (url: string) => {
+        const lines: string[] = [];
+        warnIfLeadWebhookUnencrypted(
+          parse({ LEAD_WEBHOOK_URL: url, LEAD_WEBHOOK_SECRET: secret }).env,
+          (line) => lines.push(line),
+        );
+        return lines;
+      };
+      expect(warnings("http://10.0.0.7:5678/webhook/t0ken")).toEqual([
+        "config: LEAD_WEBHOOK_URL is plain http, so leads travel unencrypted to 10.0.0.7:5678; use https unless that host is in your own network",
+      ]);
+      expect(warnings("https://crm.example.in/webhook/t0ken")).toEqual([]);
+    });
   });
 });

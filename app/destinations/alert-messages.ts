@@ -1,0 +1,77 @@
+import type { DeliveryError, DestinationName } from "~/destinations/destination";
+
+// The texts posted to the team chat. Each says what happened and what to run or check; a lead
+// appears by its id only, never by anything its sender wrote.
+
+const NAMES: Record<DestinationName, string> = { emailjs: "EmailJS", webhook: "the lead webhook" };
+
+const CHECKS: Record<DestinationName, string> = {
+  emailjs:
+    "check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables",
+  webhook: "check the receiver behind LEAD_WEBHOOK_URL and that it holds the same LEAD_WEBHOOK_SECRET",
+};
+
+/** The most lead ids a follow-up lists; the rest are counted. */
+const MAX_IDS_LISTED = 10;
+
+const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+function describeError(error: DeliveryError): string {
+  const cause = error.cause.slice(0, 200);
+  // `EmailJS answered 412: …` and `HTTP 503` name their status already.
+  return error.status === undefined || new RegExp(`\\b${error.status}\\b`).test(cause)
+    ? cause
+    : `HTTP ${error.status}: ${cause}`;
+}
+
+/** A destination gave up on a lead: sent at once. */
+export function gaveUpMessage(failure: {
+  leadId: string;
+  destination: DestinationName;
+  attempts: number;
+  error: DeliveryError;
+}): string {
+  const { leadId, destination, attempts, error } = failure;
+  return `Lead ${leadId} was not delivered to ${NAMES[destination]}: it gave up after ${plural(attempts, "attempt", "attempts")} (${describeError(error)}). To fix it, ${CHECKS[destination]}, then run \`npm run leads -- retry ${leadId}\`.`;
+}
+
+/** The failures at one destination in the hour after its first alert, counted in one message. */
+export function furtherFailuresMessage(failures: {
+  destination: DestinationName;
+  leadIds: readonly string[];
+  lastError: DeliveryError;
+}): string {
+  const { destination, leadIds, lastError } = failures;
+  const listed = leadIds.slice(0, MAX_IDS_LISTED).join(", ");
+  const rest = leadIds.length > MAX_IDS_LISTED ? ` and ${leadIds.length - MAX_IDS_LISTED} more` : "";
+  return `${plural(leadIds.length, "more lead was", "more leads were")} not delivered to ${NAMES[destination]} in the hour after the last alert (last: ${describeError(lastError)}): ${listed}${rest}. To fix it, ${CHECKS[destination]}, then run \`npm run leads -- retry --failed\`.`;
+}
+
+/** A `pending` lead has waited longer than ALERT_AFTER_MINUTES (`reminder`: the hourly repeat). */
+export function queueWaitingMessage(queue: {
+  oldestId: string;
+  waitedMs: number;
+  waiting: number;
+  afterMinutes: number;
+  reminder: boolean;
+}): string {
+  const { oldestId, waitedMs, waiting, afterMinutes, reminder } = queue;
+  const count = `${plural(waiting, "lead is", "leads are")} waiting to be delivered`;
+  return `${reminder ? "Still: " : ""}${count}, the oldest (${oldestId}) for ${plural(minutes(waitedMs), "minute", "minutes")}, longer than ALERT_AFTER_MINUTES (${afterMinutes}). Run \`npm run leads\` to see each one's last error, and check the server log and the EMAILJS_* and LEAD_WEBHOOK_* variables.`;
+}
+
+/** No `pending` lead is older than ALERT_AFTER_MINUTES any more. */
+export function queueClearMessage(afterMinutes: number): string {
+  return `All clear: no lead has waited longer than ${plural(afterMinutes, "minute", "minutes")} any more; delivery is moving again.`;
+}
+
+/** This server has not reached the database for a while (every replica says so for itself). */
+export function databaseUnreachableMessage(outage: { replica: string; downMs: number }): string {
+  return `Server ${outage.replica} has not reached the database for ${plural(minutes(outage.downMs), "minute", "minutes")}: new enquiries go straight to EmailJS (or get the failure notice) and stored leads wait. Check the database and DATABASE_URL; the server log names the cause.`;
+}
+
+/** The database answers this server again. */
+export function databaseBackMessage(outage: { replica: string; downMs: number }): string {
+  return `Server ${outage.replica} reaches the database again, after ${plural(minutes(outage.downMs), "minute", "minutes")} without it.`;
+}

@@ -1,0 +1,19 @@
+/** Where a lead is delivered: EmailJS (a mail to the agency) and the agency's own webhook. */
+export const DESTINATIONS = ["emailjs", "webhook"] as const;
+export type DestinationName = (typeof DESTINATIONS)[number];
+
+/** Why an attempt failed, short enough for a log line, an alert or `npm run leads`. */
+export interface DeliveryError {
+  /** The HTTP status the receiver answered with; absent when it never answered. */
+  status?: number;
+  /** One short line (`HTTP 503`, `connection refused (ECONNREFUSED)`), never a receiver's body. */
+  cause: string;
+}
+
+/**
+ * One delivery attempt's outcome. `retry`: worth another try (the retry policy decides when);
+ * `retryAfterMs`: the receiver asked to wait that long first (`Retry-After`, already capped).
+ */
+export type DeliveryResult =
+  | { ok: true }
+  | { ok: false; retry: boolean; retryAfterMs?: number; error: DeliveryError };

@@ -1,0 +1,84 @@
+import type { DeliveryError, DestinationName } from "~/destinations/destination";
+import type { Enquiry } from "~/lead-parts/enquiry";
+import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";
+
+export const WEBHOOK_EVENTS = ["lead.received", "lead.failed", "lead.erased"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/**
+ * One event, ready to send: `id` (the `webhook-id` header) and `body` are the same in every
+ * attempt, so a receiver can drop repeats, and only the signature's time changes.
+ */
+export interface WebhookMessage {
+  id: string;
+  type: WebhookEventType;
+  body: string;
+}
+
+/** What `lead.received` needs of a lead: what the store keeps of every one. */
+export interface ReceivedLead {
+  id: string;
+  /** ISO time the enquiry was stored. */
+  receivedAt: string;
+  enquiry: Enquiry;
+  source?: LeadSource;
+}
+
+/** `{"type", "timestamp", "data"}`: the Standard Webhooks body. `at` is when the event happened. */
+function message(
+  id: string,
+  type: WebhookEventType,
+  at: string,
+  data: Record<string, unknown>,
+): WebhookMessage {
+  return { id, type, body: JSON.stringify({ type, timestamp: at, data }) };
+}
+
+/**
+ * A new lead, for the CRM: the five fields as stored, where it came from (the source record,
+ * its one line as the mail shows it, the ad-click id) and when.
+ */
+export function leadReceived(lead: ReceivedLead): WebhookMessage {
+  const { name, email, countryCode, phoneNumber, message: text } = lead.enquiry;
+  return message(`msg_${lead.id}_received`, "lead.received", lead.receivedAt, {
+    id: lead.id,
+    receivedAt: lead.receivedAt,
+    name,
+    email,
+    countryCode,
+    phoneNumber,
+    message: text,
+    source: lead.source ?? null,
+    sourceSummary: describeSource(lead.source),
+    clickId: clickIdOf(lead.source) || null,
+  });
+}
+
+/**
+ * A destination gave up on a lead: which, after how many attempts, and why. No personal data:
+ * the receiver already holds the lead by its id, or should look it up by it.
+ */
+export function leadFailed(failure: {
+  leadId: string;
+  destination: DestinationName;
+  attempts: number;
+  lastError: DeliveryError;
+  /** ISO time it gave up; a failure after a later retry is a new event. */
+  failedAt: string;
+}): WebhookMessage {
+  const { leadId, destination, attempts, lastError, failedAt } = failure;
+  return message(`msg_${leadId}_failed_${destination}_${Date.parse(failedAt)}`, "lead.failed", failedAt, {
+    id: leadId,
+    destination,
+    attempts,
+    lastError: {
+      ...(lastError.status === undefined ? {} : { status: lastError.status }),
+      cause: lastError.cause.slice(0, 200),
+    },
+  });
+}
+
+/** An operator erased the lead: the receiver erases its copy too. Its id, nothing else. */
+export function leadErased(erasure: { leadId: string; erasedAt: string }): WebhookMessage {
+  return message(`msg_${erasure.leadId}_erased`, "lead.erased", erasure.erasedAt, { id: erasure.leadId });
+}
