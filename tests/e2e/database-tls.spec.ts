@@ -118,7 +118,7 @@ test("sslmode=verify-full with another CA is refused, and the log line says why"
     await databaseStateOf(`${database}?sslmode=verify-full&sslrootcert=${certificates.otherCa}`),
   ).toMatch(UNTRUSTED);
   expect(server?.output()).toMatch(
-    /database: cannot connect to DATABASE_URL=.*(local issuer|first certificate|self-signed)/,
+    /database: cannot connect to DATABASE_URL \(host 127\.0\.0\.1, port \d+, database \w+\): .*(local issuer|first certificate|self-signed)/,
   );
 });
 
