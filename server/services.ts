@@ -6,7 +6,7 @@ import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/share
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
-import type { LeadMail } from "~/leads/delivery.server";
+import type { LeadMail } from "~/leads/delivery/delivery.server";
 import { createLeadService, type LeadService } from "~/leads/service.server";
 import { logMailFailure } from "~/mail/failures.server";
 import { selectTransport } from "~/mail/transport.server";

@@ -1,7 +1,18 @@
+/** What every lead store promises (the folder's and PostgreSQL's), and the limits both keep. */
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import type { Lead, LeadState } from "~/leads/lead";
+
+/**
+ * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) a store
+ * keeps at most, and how many files in all (about 20 MB): past it the oldest `sent` leads
+ * make room, and when only undelivered ones are left, enquiries are not kept.
+ */
+export const MAX_LEADS = 10_000;
+
+/** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
+export const MAX_SPAM_PER_REASON = 1_000;
 
 /** The outcome of the store's last write (a lead, or a probe when there was none lately). */
 export interface WriteOutcome {
@@ -38,7 +49,7 @@ export interface Retention {
 
 /**
  * What the server, the delivery loop and `npm run leads` need from a lead store. Two stores keep
- * it: the data folder (~/leads/store.server, the default) and PostgreSQL (~/leads/pg-store.server,
+ * it: the data folder (~/leads/folder/store.server, the default) and PostgreSQL (~/leads/postgres/store.server,
  * with DATABASE_URL).
  */
 export interface LeadStore {

@@ -1,18 +1,23 @@
+/**
+ * The lead service: picks the store and lock from the environment, and gives the app one way to
+ * keep, count and deliver leads.
+ */
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import type { Env } from "~/env.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
-import { type LeadStore, StoreFullError } from "~/leads/contract.server";
-import { createDelivery, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery.server";
-import { importLeadFolder } from "~/leads/import.server";
-import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
-import { createPgDelivererLock } from "~/leads/pg-lock.server";
-import { createPgLeadStore } from "~/leads/pg-store.server";
-import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
-import { describeLeads, type LeadsHealth } from "~/leads/store-state";
+import { type LeadStore, MAX_LEADS, StoreFullError } from "~/leads/contract.server";
+import type { DelivererLock } from "~/leads/deliverer-lock";
+import { createDelivery, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery/delivery.server";
+import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
+import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
+import { describeLeads, type LeadsHealth } from "~/leads/health-report";
+import { importLeadFolder } from "~/leads/postgres/import.server";
+import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
+import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 
-export type { LeadsHealth } from "~/leads/store-state";
+export type { LeadsHealth } from "~/leads/health-report";
 
 export interface LeadService {
   /**
@@ -75,11 +80,11 @@ export function createLeadService(
   };
   const onWrite = (error: unknown) => markUsable(error === null, error);
   const store: LeadStore = database
-    ? createPgLeadStore({ database, onWrite })
-    : createLeadStore({ folder, onWrite });
+    ? createPostgresLeadStore({ database, onWrite })
+    : createFolderLeadStore({ folder, onWrite });
   const lock: DelivererLock = database
-    ? createPgDelivererLock(database)
-    : createDelivererLock({ path: delivererLockPath(folder) });
+    ? createPostgresDelivererLock(database)
+    : createFolderDelivererLock({ path: delivererLockPath(folder) });
   const delivery = createDelivery({
     store,
     mail,

@@ -4,8 +4,8 @@
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
-import type { Lead, LeadState } from "~/leads/lead";
 import { clickIdOf, describeSource } from "~/lead-parts/source";
+import type { Lead, LeadState } from "~/leads/lead";
 
 /** A place leads are delivered to: one column of the export, its state for each lead. */
 interface Destination {

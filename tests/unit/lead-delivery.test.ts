@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Enquiry } from "~/lead-parts/enquiry";
-import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery.server";
+import type { DelivererLock } from "~/leads/deliverer-lock";
+import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery/delivery.server";
+import type { LeadStore } from "~/leads/folder/store.server";
 import { type Lead, newLead } from "~/leads/lead";
-import type { DelivererLock } from "~/leads/lock.server";
-import type { LeadStore } from "~/leads/store.server";
 import type { SendResult } from "~/mail/types";
 import { gate } from "../support/gate";
 

@@ -1,27 +1,20 @@
+/** The folder lead store: one JSON file per lead in the data folder, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
 import { access, lstat, mkdir, readdir, stat, unlink, writeFile as writeNewFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   countLeads,
   type LeadStore,
+  MAX_LEADS,
+  MAX_SPAM_PER_REASON,
   type Retention,
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
-import { createFolderScan } from "~/leads/folder-scan.server";
-import { createFolderView, type FolderView } from "~/leads/folder-view.server";
-import { createFolderWrites, fsyncFolder } from "~/leads/folder-writes.server";
+import { createFolderScan } from "~/leads/folder/scan.server";
+import { createFolderView, type FolderView } from "~/leads/folder/view.server";
+import { createFolderWrites, fsyncFolder } from "~/leads/folder/writes.server";
 import { type Lead, leadFileName, logLeadState, newLead } from "~/leads/lead";
-
-/**
- * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
- * keeps at most, and how many files in all (about 20 MB): past it the oldest `sent` leads
- * make room, and when only undelivered ones are left, enquiries are not kept.
- */
-export const MAX_LEADS = 10_000;
-
-/** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
-export const MAX_SPAM_PER_REASON = 1_000;
 
 /** Delivered leads removed at once when the disk is full, so a new enquiry fits. */
 const ROOM_ON_ENOSPC = 16;
@@ -61,7 +54,7 @@ export interface FolderLeadStore extends LeadStore {
  * file with exactly its own name holds (a copy under another name is never a second lead), and
  * every path is the folder plus a name read from it or made here.
  */
-export function createLeadStore(options: {
+export function createFolderLeadStore(options: {
   folder: string;
   /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
   create?: boolean;

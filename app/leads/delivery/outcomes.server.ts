@@ -1,3 +1,4 @@
+/** Delivery outcomes the store could not write yet, kept in memory and written again until it takes them. */
 import type { LeadStore } from "~/leads/contract.server";
 import type { Lead } from "~/leads/lead";
 

@@ -1,8 +1,9 @@
+/** The folder store's writes: atomic file replacement, with the folder fsync'd once per batch. */
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { WriteOutcome } from "~/leads/contract.server";
-import type { FolderView } from "~/leads/folder-view.server";
+import type { FolderView } from "~/leads/folder/view.server";
 import type { Lead } from "~/leads/lead";
 
 /** The prefix of the store's temporary files (a write under way, or torn by a crash). */

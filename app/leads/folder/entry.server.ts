@@ -1,8 +1,12 @@
+/**
+ * The folder store's reading of one directory entry: a lead, a torn temporary file, or a problem to
+ * report.
+ */
 import { constants, type Stats } from "node:fs";
 import { lstat, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { FolderView, Problem } from "~/leads/folder-view.server";
-import { TEMP_PREFIX } from "~/leads/folder-writes.server";
+import type { FolderView, Problem } from "~/leads/folder/view.server";
+import { TEMP_PREFIX } from "~/leads/folder/writes.server";
 import { leadFileName, leadIdOfFileName, logLeadState, parseLead } from "~/leads/lead";
 
 /** A temporary file this old was left by a crash in the middle of a write, never by a write in progress. */

@@ -1,8 +1,9 @@
+/** The folder store's scan: brings its view up to date with what the folder holds. */
 import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { inspectEntry } from "~/leads/folder-entry.server";
-import type { FolderView } from "~/leads/folder-view.server";
-import { TEMP_PREFIX } from "~/leads/folder-writes.server";
+import { inspectEntry } from "~/leads/folder/entry.server";
+import type { FolderView } from "~/leads/folder/view.server";
+import { TEMP_PREFIX } from "~/leads/folder/writes.server";
 import type { Lead } from "~/leads/lead";
 import { LEAD_FILE_NAME } from "~/leads/lead";
 

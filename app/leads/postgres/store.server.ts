@@ -1,3 +1,4 @@
+/** The PostgreSQL lead store: the `leads` and `erasures` tables, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/database.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
@@ -5,12 +6,14 @@ import {
   countLeads,
   type LeadCounts,
   type LeadStore,
+  MAX_LEADS,
+  MAX_SPAM_PER_REASON,
   type Retention,
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
 import { type Lead, logLeadState, newLead, UNDELIVERED_STATES } from "~/leads/lead";
-import { eraseLeadRow, isErasedRow } from "~/leads/pg-erasure.server";
+import { eraseLeadRow, isErasedRow } from "~/leads/postgres/erasure.server";
 import {
   LEAD_COLUMNS,
   LEAD_VALUES,
@@ -18,8 +21,7 @@ import {
   leadFromRow,
   leadsFromRows,
   leadValues,
-} from "~/leads/pg-rows.server";
-import { MAX_LEADS, MAX_SPAM_PER_REASON } from "~/leads/store.server";
+} from "~/leads/postgres/rows.server";
 
 /**
  * How long a claimed lead is another deliverer's to leave alone: three EmailJS time limits. A
@@ -38,7 +40,7 @@ const UNDELIVERED = `state IN (${UNDELIVERED_STATES.map((state) => `'${state}'`)
  * and transactions decide what the folder store decides with files and renames. Times a lead
  * carries come from this process's clock (as in the folder); leases come from the database's.
  */
-export function createPgLeadStore(options: {
+export function createPostgresLeadStore(options: {
   database: Database;
   maxLeads?: number;
   maxSpamPerReason?: number;

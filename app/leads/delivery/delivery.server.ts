@@ -1,12 +1,13 @@
+/** Delivery: the loop that sends pending leads to the agency while this process holds the deliverer lock. */
 import type { LeadStore } from "~/leads/contract.server";
-import { createFaultReport } from "~/leads/delivery-faults.server";
-import { createDelivererOwnership } from "~/leads/delivery-ownership.server";
-import { createDeliveryQueue, type SendLead } from "~/leads/delivery-queue.server";
+import { type DelivererLock, HEARTBEAT_MS } from "~/leads/deliverer-lock";
+import { createFaultReport } from "~/leads/delivery/faults.server";
+import { createOutcomeWriter, type OutcomeWriter } from "~/leads/delivery/outcomes.server";
+import { createDelivererOwnership } from "~/leads/delivery/ownership.server";
+import { createDeliveryQueue, type SendLead } from "~/leads/delivery/queue.server";
 import { type Lead, logLeadState } from "~/leads/lead";
-import { type DelivererLock, HEARTBEAT_MS } from "~/leads/lock.server";
-import { createOutcomeWriter, type OutcomeWriter } from "~/leads/outcomes.server";
 
-export type { SendLead } from "~/leads/delivery-queue.server";
+export type { SendLead } from "~/leads/delivery/queue.server";
 
 /**
  * How delivery reaches the agency, as server/services.ts wires it from the mail configuration:

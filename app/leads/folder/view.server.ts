@@ -1,3 +1,4 @@
+/** What the folder store knows of its folder: the leads it holds, and the problems it has reported. */
 import { access, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
