@@ -75,7 +75,7 @@ export function createFolderLeadStore(options: {
     onWrite = () => {},
   } = options;
   const view = createFolderView({ folder, create, erased: erasedFolder(folder), log, now });
-  const { fileOf, saving, sorted, remove, wasErased, countUndelivered } = view;
+  const { fileOf, sorted, remove, wasErased, countUndelivered } = view;
   const writes = createFolderWrites(view, onWrite);
   const scan = createFolderScan(view);
 
@@ -98,7 +98,7 @@ export function createFolderLeadStore(options: {
 
   /** Writes a new lead; on a full disk the oldest delivered leads make room once. */
   const addLead = async (lead: Lead) => {
-    const size = view.cache.size;
+    const size = view.size();
     if (size >= maxLeads) await makeRoom(size - maxLeads + 1, `it holds ${maxLeads} leads`);
     const name = leadFileName(lead);
     try {
@@ -123,7 +123,7 @@ export function createFolderLeadStore(options: {
 
     async quarantine(enquiry, reason, source) {
       // The bound counts what the folder holds: right after start, the first scan may still run.
-      if (!view.scanned) await scan().catch(() => undefined);
+      if (!view.scanned()) await scan().catch(() => undefined);
       const lead = await addLead(
         newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source }),
       );
@@ -138,11 +138,11 @@ export function createFolderLeadStore(options: {
     },
 
     async save(lead) {
-      const name = fileOf.get(lead.id);
+      const name = fileOf(lead.id);
       if (name !== undefined) {
-        saving.add(lead.id);
+        view.startSave(lead.id);
         const written = await writes.write(name, lead, true);
-        saving.delete(lead.id);
+        view.endSave(lead.id);
         return written;
       }
       if (await wasErased(lead)) return false;
@@ -162,7 +162,7 @@ export function createFolderLeadStore(options: {
     isErased: wasErased,
 
     async has(id) {
-      const name = fileOf.get(id);
+      const name = fileOf(id);
       if (name === undefined) return false;
       const erasure = await access(join(view.erased, id)).then(
         () => true,
@@ -183,7 +183,7 @@ export function createFolderLeadStore(options: {
 
     list: scan,
 
-    counts: async (overrides) => countLeads(view.scanned ? sorted() : await scan(), overrides),
+    counts: async (overrides) => countLeads(view.scanned() ? sorted() : await scan(), overrides),
 
     full: () => countUndelivered() >= maxLeads,
 
