@@ -120,7 +120,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log, source);
   // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
   const stillHolds = async (earlier: Attempt) =>
-    earlier.kind !== "stored" || (await context.leads.holds(earlier.leadId));
+    earlier.kind !== "stored" || (await context.leads.stillKeeps(earlier.leadId));
   const { result: attempt, duplicate } = await attempts.run(
     enquiryKey("kept", enquiry),
     () => deliver(enquiry, context, source),
@@ -167,7 +167,7 @@ async function refuseSpam(
 ) {
   const { client, leads, enquiryLimits } = context;
   const stillHolds = async (earlier: Caught) =>
-    earlier.kind !== "quarantined" || (await leads.holds(earlier.leadId));
+    earlier.kind !== "quarantined" || (await leads.stillKeeps(earlier.leadId));
   const { result: attempt, duplicate } = await caught.run(
     enquiryKey(reason, enquiry),
     async (): Promise<Caught> => {

@@ -82,8 +82,8 @@ export interface LeadStore {
   leads(): Lead[];
   /** Every lead, oldest first (the operator's list). */
   list(): Promise<Lead[]>;
-  /** The count of each state; `overrides` (outcomes not written yet) win over what is stored. */
-  counts(overrides?: ReadonlyMap<string, Lead>): Promise<LeadCounts>;
+  /** The count of each state; `unwrittenOutcomes` (delivery's, by lead id) win over what is stored. */
+  counts(unwrittenOutcomes?: ReadonlyMap<string, Lead>): Promise<LeadCounts>;
   /** Removes leads past their retention (never `pending` ones) and old erasure records; returns how many leads. */
   prune(retention: Retention): Promise<number>;
   /** How the last write went; null before any. */
@@ -93,10 +93,13 @@ export interface LeadStore {
 }
 
 /** The counts of `leads`, each replaced by its override when there is one. */
-export function countLeads(leads: readonly Lead[], overrides?: ReadonlyMap<string, Lead>): LeadCounts {
+export function countLeads(
+  leads: readonly Lead[],
+  unwrittenOutcomes?: ReadonlyMap<string, Lead>,
+): LeadCounts {
   const counts: LeadCounts = { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null };
   for (const stored of leads) {
-    const lead = overrides?.get(stored.id) ?? stored;
+    const lead = unwrittenOutcomes?.get(stored.id) ?? stored;
     counts[lead.state] += 1;
     if (lead.state !== "pending") continue;
     const at = Date.parse(lead.receivedAt);

@@ -32,7 +32,7 @@ export interface LeadService {
    */
   quarantine(enquiry: Enquiry, reason: SpamReason, source?: LeadSource): Promise<string | null>;
   /** Whether the lead `id` is still kept: false once it was erased (by any process) or removed. */
-  holds(id: string): Promise<boolean>;
+  stillKeeps(id: string): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
   health(now?: number): Promise<LeadsHealth>;
   /** Starts the delivery loop (its timers never keep the process alive). */
@@ -135,11 +135,11 @@ export function createLeadService(
         return null;
       }
     },
-    holds: (id) => store.has(id),
+    stillKeeps: (id) => store.has(id),
     async health(now = Date.now()) {
       const written = store.lastWrite();
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
-      const counts = await store.counts(delivery.outcomes()).catch(() => null);
+      const counts = await store.counts(delivery.unwrittenOutcomes()).catch(() => null);
       return describeLeads({
         counts: counts ?? { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null },
         lastWrite: store.lastWrite(),

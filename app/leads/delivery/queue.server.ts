@@ -42,7 +42,7 @@ export function createDeliveryQueue(options: {
   const accepted = new Set<string>();
   let lastSendAt = 0;
 
-  const current = (lead: Lead) => outcomes.pending().get(lead.id) ?? lead;
+  const current = (lead: Lead) => outcomes.unwrittenOutcomes().get(lead.id) ?? lead;
   const dueAt = (lead: Lead) => (immediate.has(lead.id) ? 0 : Date.parse(lead.nextAttemptAt));
 
   return {

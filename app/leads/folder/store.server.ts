@@ -183,7 +183,8 @@ export function createFolderLeadStore(options: {
 
     list: scan,
 
-    counts: async (overrides) => countLeads(view.scanned() ? sorted() : await scan(), overrides),
+    counts: async (unwrittenOutcomes) =>
+      countLeads(view.scanned() ? sorted() : await scan(), unwrittenOutcomes),
 
     full: () => countUndelivered() >= maxLeads,
 

@@ -153,7 +153,7 @@ export function createPostgresLeadStore(options: {
       return leadsFromRows(rows);
     },
 
-    counts: (overrides) => countRows(database, overrides),
+    counts: (unwrittenOutcomes) => countRows(database, unwrittenOutcomes),
 
     prune: (retention) => pruneRows(database, retention, now()),
 
@@ -206,15 +206,18 @@ async function capQuarantine(database: Database, reason: string, max: number, lo
   }
 }
 
-/** The counts of each state, the `overrides` (outcomes not written yet) counted as they are. */
-async function countRows(database: Database, overrides?: ReadonlyMap<string, Lead>): Promise<LeadCounts> {
-  const ids = [...(overrides?.keys() ?? [])];
+/** The counts of each state, delivery's unwritten outcomes counted as they are. */
+async function countRows(
+  database: Database,
+  unwrittenOutcomes?: ReadonlyMap<string, Lead>,
+): Promise<LeadCounts> {
+  const ids = [...(unwrittenOutcomes?.keys() ?? [])];
   const { rows } = await database.query<{ state: string; count: number; oldest: Date | null }>(
     `SELECT state, count(*)::int AS count, min(received_at) AS oldest FROM leads
      WHERE NOT (id = ANY($1::uuid[])) GROUP BY state`,
     [ids],
   );
-  const counts = countLeads([...(overrides?.values() ?? [])]);
+  const counts = countLeads([...(unwrittenOutcomes?.values() ?? [])]);
   for (const row of rows) {
     if (!(row.state in counts) || row.state === "oldestPendingAt") continue;
     counts[row.state as Lead["state"]] += row.count;
