@@ -18,7 +18,7 @@ import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../sup
 const secret = "a-shared-secret-of-at-least-32-characters";
 let postgres: TestPostgres;
 beforeAll(async () => {
-  postgres = await startPostgres("pg-unit-shared");
+  postgres = await startPostgres("pg-unit-replicated");
 }, 60_000);
 afterAll(async () => {
   await postgres?.dispose();
@@ -296,9 +296,9 @@ describe("double submits with DATABASE_URL", () => {
   test("the same enquiry on two replicas at once runs once; the other replica answers with its outcome", async () => {
     const { databases } = await replicas(2);
     const queries = databases.map((database) => vi.spyOn(database, "query"));
-    const shared = databases.map((database) => createPostgresSubmissions(database));
-    await expect.poll(() => shared.every((replica) => replica.salt() !== null)).toBe(true);
-    expect(shared[0]?.salt()).toBe(shared[1]?.salt());
+    const replicated = databases.map((database) => createPostgresSubmissions(database));
+    await expect.poll(() => replicated.every((replica) => replica.salt() !== null)).toBe(true);
+    expect(replicated[0]?.salt()).toBe(replicated[1]?.salt());
     /** How often replica `index` read the claim of a submission another replica holds. */
     const claimReads = (index: number) =>
       queries[index]?.mock.calls.filter(([text]) => text.startsWith("SELECT outcome")).length ?? 0;
@@ -310,7 +310,7 @@ describe("double submits with DATABASE_URL", () => {
       return { kind: "stored", leadId: "lead-1" };
     };
     const outcomes = await Promise.all(
-      shared.map((replica, index) =>
+      replicated.map((replica, index) =>
         replica.run({
           fingerprint: "f1",
           task: taskOf(index),
@@ -367,14 +367,14 @@ describe("double submits with DATABASE_URL", () => {
 
   test("a claim left by a replica that died is taken over once its lease has passed", async () => {
     const { url, databases } = await replicas(1);
-    const shared = createPostgresSubmissions(databases[0] as Database);
-    await expect.poll(() => shared.salt() !== null).toBe(true);
+    const replicated = createPostgresSubmissions(databases[0] as Database);
+    await expect.poll(() => replicated.salt() !== null).toBe(true);
     await postgres.sql(
       "INSERT INTO submissions (fingerprint, outcome, expires_at) VALUES ('f4', 'running', now() - interval '1 second')",
       [],
       nameOf(url),
     );
-    const outcome = await shared.run({
+    const outcome = await replicated.run({
       fingerprint: "f4",
       task: async () => ({ kind: "stored" }),
       keep: kept,
