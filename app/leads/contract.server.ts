@@ -14,6 +14,16 @@ export const MAX_LEADS = 10_000;
 /** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
 export const MAX_SPAM_PER_REASON = 1_000;
 
+/** What either store's maker takes besides where it keeps leads (tests narrow the limits and the clock). */
+export interface LeadStoreOptions {
+  maxLeads?: number;
+  maxSpamPerReason?: number;
+  now?: () => Date;
+  log?: (line: string) => void;
+  /** Told after every write and probe: null when it worked, the error when it did not. */
+  onWrite?: (error: unknown) => void;
+}
+
 /** The outcome of the store's last write (a lead, or a probe when there was none lately). */
 export interface WriteOutcome {
   ok: boolean;

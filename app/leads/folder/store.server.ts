@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import {
   countLeads,
   type LeadStore,
+  type LeadStoreOptions,
   MAX_LEADS,
   MAX_SPAM_PER_REASON,
   type Retention,
@@ -54,17 +55,13 @@ export interface FolderLeadStore extends LeadStore {
  * file with exactly its own name holds (a copy under another name is never a second lead), and
  * every path is the folder plus a name read from it or made here.
  */
-export function createFolderLeadStore(options: {
-  folder: string;
-  /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
-  create?: boolean;
-  maxLeads?: number;
-  maxSpamPerReason?: number;
-  now?: () => Date;
-  log?: (line: string) => void;
-  /** Told after every write and probe: null when it worked, the error when it did not. */
-  onWrite?: (error: unknown) => void;
-}): FolderLeadStore {
+export function createFolderLeadStore(
+  options: LeadStoreOptions & {
+    folder: string;
+    /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
+    create?: boolean;
+  },
+): FolderLeadStore {
   const {
     folder,
     create = true,

@@ -6,6 +6,7 @@ import {
   countLeads,
   type LeadCounts,
   type LeadStore,
+  type LeadStoreOptions,
   MAX_LEADS,
   MAX_SPAM_PER_REASON,
   type Retention,
@@ -40,16 +41,9 @@ const UNDELIVERED = `state IN (${UNDELIVERED_STATES.map((state) => `'${state}'`)
  * and transactions decide what the folder store decides with files and renames. Times a lead
  * carries come from this process's clock (as in the folder); leases come from the database's.
  */
-export function createPostgresLeadStore(options: {
-  database: Database;
-  maxLeads?: number;
-  maxSpamPerReason?: number;
-  leaseSeconds?: number;
-  now?: () => Date;
-  log?: (line: string) => void;
-  /** Told after every write and probe: null when it worked, the error when it did not. */
-  onWrite?: (error: unknown) => void;
-}): LeadStore {
+export function createPostgresLeadStore(
+  options: LeadStoreOptions & { database: Database; leaseSeconds?: number },
+): LeadStore {
   const { database, leaseSeconds = LEASE_SECONDS, now = () => new Date(), log = console.error } = options;
   const { maxLeads = MAX_LEADS, maxSpamPerReason = MAX_SPAM_PER_REASON, onWrite = () => {} } = options;
   /** The pending leads due soonest, as of the last scan or write. */
