@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { keepLanding } from "~/enquiry/landing.client";
+import { recordVisitSource } from "~/enquiry/visit-source.client";
 import { holdEventsUntilRouter } from "~/hydration/hold-events-until-router.client";
 import { scheduleVitalsReporting } from "~/vitals/schedule-reporting.client";
 
@@ -24,7 +24,7 @@ window.addEventListener("popstate", (event) => {
 });
 
 holdEventsUntilRouter();
-keepLanding();
+recordVisitSource();
 startTransition(() => {
   hydrateRoot(
     document,

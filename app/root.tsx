@@ -13,7 +13,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { ServerInlineScript } from "~/components/server-inline-script";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
-import { keepDataWhenTokenLeaves } from "~/enquiry/landing-url";
+import { keepDataWhenTokenLeaves } from "~/enquiry/notice-token-url";
 import { env } from "~/env.server";
 import { headScript } from "~/hydration/defer.server";
 import { organizationJsonLdScript } from "~/json-ld.server";

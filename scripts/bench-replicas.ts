@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MAX_LEADS } from "../app/leads/store.server";
+import { MAX_LEADS } from "../app/leads/contract.server";
 import { startPostgres, type TestPostgres } from "../tests/support/postgres";
 import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
 import { readLeads } from "./lib/lead-fixtures";

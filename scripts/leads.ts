@@ -20,14 +20,14 @@ import type { Database } from "~/db/database.server";
 import { env } from "~/env.server";
 import { isPerson, parsePersonQuery } from "~/lead-parts/person";
 import { channelOf, describeSource } from "~/lead-parts/source";
-import type { LeadStore } from "~/leads/contract.server";
+import { type LeadStore, MAX_LEADS } from "~/leads/contract.server";
+import { delivererLockPath, readFolderLockHolder } from "~/leads/folder/lock.server";
+import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
+import { describeLeads } from "~/leads/health-report";
 import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
-import { delivererLockPath, readLockHolder } from "~/leads/lock.server";
-import { readPgLockHolder } from "~/leads/pg-lock.server";
-import { createPgLeadStore } from "~/leads/pg-store.server";
-import { release, requeue } from "~/leads/schedule";
-import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
-import { describeLeads } from "~/leads/store-state";
+import { readPostgresLockHolder } from "~/leads/postgres/lock.server";
+import { createPostgresLeadStore } from "~/leads/postgres/store.server";
+import { release, requeue } from "~/leads/retry-policy";
 import { showInvisible } from "~/text/invisible-characters";
 import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
 import { writeLeadsCsv } from "./lib/leads-csv";
@@ -50,8 +50,8 @@ const json = args.switches.has("--json");
 const [value = ""] = args.values;
 const database = env.DATABASE_URL ? await openCommandDatabase("leads", env.DATABASE_URL) : null;
 const store: LeadStore = database
-  ? createPgLeadStore({ database, log: (line) => console.error(line) })
-  : createLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
+  ? createPostgresLeadStore({ database, log: (line) => console.error(line) })
+  : createFolderLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
 
 /** What each form of the command does (scripts/lib/command-forms.ts lists the forms). */
 const run: Record<FormName<"leads">, () => Promise<void>> = {
@@ -283,14 +283,14 @@ async function health() {
 }
 
 async function folderDeliverer(folder: string) {
-  const holder = await readLockHolder(delivererLockPath(folder));
+  const holder = await readFolderLockHolder(delivererLockPath(folder));
   return holder
     ? `delivery: held by process ${showInvisible(holder.token) || "(unnamed)"}${holder.since ? ` since ${showInvisible(holder.since)}` : ""}, heartbeat ${(holder.heartbeatAgeMs / 1000).toFixed(1)} s ago${holder.stale ? " (stale: the next server to look takes over)" : ""}`
     : "delivery: no process holds the lock (no server running on this folder)";
 }
 
 async function databaseDeliverer(connected: Database) {
-  const holder = await readPgLockHolder(connected);
+  const holder = await readPostgresLockHolder(connected);
   return holder
     ? `delivery: held by database connection ${holder.pid} from ${holder.client}, connected since ${holder.since}`
     : "delivery: no replica holds the deliverer lock (no server running on this database)";

@@ -8,10 +8,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openCommandDatabase } from "~/db/command-database.server";
 import { parseEnv } from "~/env.server";
-import { readDatabaseRecords } from "~/vitals/database-store.server";
+import { PREVIOUS_VITALS_FILE, VITALS_FILE } from "~/vitals/folder-store.server";
 import type { VitalsRecord } from "~/vitals/metrics";
+import { readPostgresRecords } from "~/vitals/postgres-store.server";
 import { renderReport } from "~/vitals/report-html";
-import { PREVIOUS_VITALS_FILE, VITALS_FILE } from "~/vitals/store.server";
 import { formatSummary, parseRecords, SUMMARY_WINDOW_MS, summarise } from "~/vitals/summary";
 import { readArguments, usageLine } from "./lib/command-forms";
 
@@ -28,7 +28,7 @@ const now = new Date();
 async function fromDatabase(url: string): Promise<VitalsRecord[]> {
   const database = await openCommandDatabase("vitals", url);
   try {
-    return await readDatabaseRecords(database, new Date(now.getTime() - SUMMARY_WINDOW_MS));
+    return await readPostgresRecords(database, new Date(now.getTime() - SUMMARY_WINDOW_MS));
   } catch (error) {
     console.error(
       `vitals: cannot read the database at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,21 +1,22 @@
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
+import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
-import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/shared-submissions.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
-import type { LeadMail } from "~/leads/delivery.server";
+import type { LeadMail } from "~/leads/delivery/delivery.server";
 import { createLeadService, type LeadService } from "~/leads/service.server";
 import { logMailFailure } from "~/mail/failures.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
-import { createDatabaseVitalsStore } from "~/vitals/database-store.server";
+import { createFolderVitalsStore } from "~/vitals/folder-store.server";
+import { createPostgresVitalsStore } from "~/vitals/postgres-store.server";
 import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
-import { createVitalsStore, PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
+import { PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
 
 /** What the server creates once and every loader and action reads from its context. */
 export interface AppServices {
@@ -27,7 +28,7 @@ export interface AppServices {
   /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
   notices: SentNotices;
   /** With DATABASE_URL: the double-submit memory every replica shares; null: this process's own only. */
-  submissions: SharedSubmissions | null;
+  submissions: PostgresSubmissions | null;
   /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
   spamRules: SpamRules;
   beaconLimits: BeaconLimits;
@@ -71,12 +72,12 @@ export function createServices(env: Env) {
   const mail = selectTransport(env);
   const leads = createLeadService(env, leadMail(mail), database);
   const vitals = database
-    ? createDatabaseVitalsStore(database)
-    : createVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
+    ? createPostgresVitalsStore(database)
+    : createFolderVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
   const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database });
   // With a database the limits count once for the whole site; without, in this process's memory.
   const limitStore = database ? databaseLimitStore(database) : undefined;
-  const submissions = database ? createSharedSubmissions(database) : null;
+  const submissions = database ? createPostgresSubmissions(database) : null;
   const services: AppServices = {
     leads,
     mail,

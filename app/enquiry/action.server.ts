@@ -2,18 +2,18 @@ import { randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data, redirect } from "@remix-run/node";
 import { readFormBody } from "~/enquiry/body.server";
-import { createIdempotencyStore, enquiryKey, type SharedRun } from "~/enquiry/idempotency.server";
 import { type EnquiryLimitName, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
+import { createMemorySubmissions, enquiryKey, type ReplicatedRun } from "~/enquiry/memory-submissions.server";
 import {
   type EnquiryActionData,
   type EnquiryLoaderData,
   NOTICE_PARAMETER,
   type NoticeKind,
 } from "~/enquiry/notices";
+import type { PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
-import type { SharedSubmissions } from "~/enquiry/shared-submissions.server";
 import { captureSource } from "~/enquiry/source.server";
 import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
@@ -38,21 +38,22 @@ type Caught = { kind: "quarantined"; leadId: string } | Limited | { kind: "unkep
 // An enquiry is remembered by its content: a double click, a resubmitted page or a retry
 // after a lost response stores it once (a failure is forgotten, so a retry does try again).
 // The form carries nothing per visitor, so the home page stays the same for everyone.
-// With DATABASE_URL the replicas share that memory (~/enquiry/shared-submissions.server).
+// With DATABASE_URL that memory is replicated: every replica holds it
+// (~/enquiry/postgres-submissions.server).
 const REMEMBERED_MS = 30 * 60 * 1000;
 const keepAttempt = (attempt: Attempt) => attempt.kind === "stored" || attempt.kind === "sent";
 const keepCaught = (attempt: Caught) => attempt.kind === "quarantined";
-const attempts = createIdempotencyStore<Attempt>({ keep: keepAttempt, ttlMs: REMEMBERED_MS });
-const caught = createIdempotencyStore<Caught>({ keep: keepCaught, ttlMs: REMEMBERED_MS });
+const attempts = createMemorySubmissions<Attempt>({ keep: keepAttempt, ttlMs: REMEMBERED_MS });
+const caught = createMemorySubmissions<Caught>({ keep: keepCaught, ttlMs: REMEMBERED_MS });
 
-/** The run of one enquiry in the replicas' shared memory, when there is one. */
+/** The run of one enquiry in the replicated memory, when there is one. */
 function acrossReplicas<T>(
-  submissions: SharedSubmissions | null,
+  submissions: PostgresSubmissions | null,
   scope: string,
   enquiry: Enquiry,
   keep: (result: T) => boolean,
   stillHolds: (result: T) => Promise<boolean>,
-): SharedRun<T> | undefined {
+): ReplicatedRun<T> | undefined {
   if (submissions === null) return undefined;
   return async (task) => {
     const fingerprint = submissions.fingerprint(scope, enquiry);
@@ -120,7 +121,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log, source);
   // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
   const stillHolds = async (earlier: Attempt) =>
-    earlier.kind !== "stored" || (await context.leads.holds(earlier.leadId));
+    earlier.kind !== "stored" || (await context.leads.stillKeeps(earlier.leadId));
   const { result: attempt, duplicate } = await attempts.run(
     enquiryKey("kept", enquiry),
     () => deliver(enquiry, context, source),
@@ -167,7 +168,7 @@ async function refuseSpam(
 ) {
   const { client, leads, enquiryLimits } = context;
   const stillHolds = async (earlier: Caught) =>
-    earlier.kind !== "quarantined" || (await leads.holds(earlier.leadId));
+    earlier.kind !== "quarantined" || (await leads.stillKeeps(earlier.leadId));
   const { result: attempt, duplicate } = await caught.run(
     enquiryKey(reason, enquiry),
     async (): Promise<Caught> => {

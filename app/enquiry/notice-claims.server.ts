@@ -1,3 +1,7 @@
+/**
+ * Where servers record which success-notice tokens were claimed: the NoticeClaims contract and its
+ * PostgreSQL record.
+ */
 import type { Database } from "~/db/database.server";
 import { within } from "~/db/within.server";
 
@@ -5,7 +9,7 @@ import { within } from "~/db/within.server";
  * Where servers record which token ids were claimed. `unmarked`: the record could not be
  * written (already logged); the claim then holds on this server only.
  */
-export interface SharedClaims {
+export interface NoticeClaims {
   mark(id: string, expiresAt: number): Promise<"marked" | "taken" | "unmarked">;
   sweep(): Promise<void>;
 }
@@ -20,7 +24,7 @@ const CLAIM_WAIT_MS = 1_000;
  * who is not told their enquiry arrived sends it again, while a second showing of "sent" on a
  * reload tells nobody anything new. The outage itself is logged by the database.
  */
-export function databaseClaims(database: Database, log: (line: string) => void): SharedClaims {
+export function createPostgresNoticeClaims(database: Database, log: (line: string) => void): NoticeClaims {
   return {
     async mark(id, expiresAt) {
       if (database.state().status !== "ok") return "unmarked";

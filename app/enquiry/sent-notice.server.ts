@@ -3,7 +3,7 @@ import type { Dir } from "node:fs";
 import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "~/db/database.server";
-import { databaseClaims, type SharedClaims } from "~/enquiry/notice-claims.server";
+import { createPostgresNoticeClaims, type NoticeClaims } from "~/enquiry/notice-claims.server";
 import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
 
 /**
@@ -12,7 +12,7 @@ import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
  * The URL carries a token `<id>.<expiry>.<mac>`: 128 random bits, the expiry in seconds
  * (base 36), and an HMAC-SHA256 of both under NOTICE_SECRET, so editing the URL forges
  * nothing. A token shows its notice once: the first GET claims its id, in memory and in the
- * shared record: a row in PostgreSQL with DATABASE_URL, otherwise a marker file created O_EXCL in
+ * replicated record (held by every server): a row in PostgreSQL with DATABASE_URL, otherwise a marker file created O_EXCL in
  * `notices/` of the data folder; servers that share it (and NOTICE_SECRET) never show one notice
  * twice. Claims are swept once their token expired: after a redemption, and by the server on a
  * timer (SWEEP_INTERVAL_MS).
@@ -35,7 +35,7 @@ export interface SentNotices {
   landingUrl(): string;
   /** The notice a landing URL's token stands for, the first time it is read; null for anything else. */
   redeem(token: string | null): Promise<Notice | null>;
-  /** Removes the shared claims of tokens that have expired (the server calls it on a timer). */
+  /** Removes the replicated claims of tokens that have expired (the server calls it on a timer). */
   sweep(): Promise<void>;
 }
 
@@ -69,8 +69,10 @@ export function createSentNotices({
       .digest()
       .subarray(0, 16)
       .toString("base64url");
-  const shared = database ? databaseClaims(database, log) : folderClaims(join(storeDir, "notices"), now, log);
-  const claims = createClaims(shared, now);
+  const replicated = database
+    ? createPostgresNoticeClaims(database, log)
+    : createFolderNoticeClaims(join(storeDir, "notices"), now, log);
+  const claims = createClaims(replicated, now);
 
   return {
     landingUrl() {
@@ -87,12 +89,12 @@ export function createSentNotices({
       if (!(expiresAt > now())) return null;
       return (await claims.claim(id, expiresAt)) ? { kind: "sent", id } : null;
     },
-    sweep: () => shared.sweep(),
+    sweep: () => replicated.sweep(),
   };
 }
 
-/** Single use of token ids: in memory first, then in the record the servers share. */
-function createClaims(shared: SharedClaims, now: () => number) {
+/** Single use of token ids: in memory first, then in the replicated record. */
+function createClaims(replicated: NoticeClaims, now: () => number) {
   const claimed = new Map<string, number>();
   let lastSweep = 0;
 
@@ -105,10 +107,10 @@ function createClaims(shared: SharedClaims, now: () => number) {
       if (claimed.has(id)) return false;
       // Claimed in memory before the first await: a second request for the same URL loses at once.
       claimed.set(id, expiresAt);
-      if ((await shared.mark(id, expiresAt)) === "taken") return false;
+      if ((await replicated.mark(id, expiresAt)) === "taken") return false;
       if (now() - lastSweep >= SWEEP_EVERY_MS) {
         lastSweep = now();
-        shared.sweep().catch(() => {});
+        replicated.sweep().catch(() => {});
       }
       return true;
     },
@@ -116,7 +118,7 @@ function createClaims(shared: SharedClaims, now: () => number) {
 }
 
 /** Marker files in `dir`, for the servers that share the data folder. */
-function folderClaims(dir: string, now: () => number, log: (line: string) => void): SharedClaims {
+function createFolderNoticeClaims(dir: string, now: () => number, log: (line: string) => void): NoticeClaims {
   let warned = false;
 
   /** "taken" when another request (on any server sharing the folder) claimed the id first. */

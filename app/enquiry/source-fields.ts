@@ -1,6 +1,6 @@
 /**
  * The form fields that carry where the visitor came from, added by the browser at submit
- * (app/enquiry/landing.client.ts): the first landing's path and query, and the origin of the
+ * (app/enquiry/visit-source.client.ts): the first landing's path and query, and the origin of the
  * other site that sent them. Kept in a module of their own so the browser's start-up code
  * imports these two names only.
  */

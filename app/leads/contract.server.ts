@@ -1,7 +1,28 @@
+/** What every lead store promises (the folder's and PostgreSQL's), and the limits both keep. */
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import type { Lead, LeadState } from "~/leads/lead";
+
+/**
+ * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) a store
+ * keeps at most, and how many files in all (about 20 MB): past it the oldest `sent` leads
+ * make room, and when only undelivered ones are left, enquiries are not kept.
+ */
+export const MAX_LEADS = 10_000;
+
+/** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
+export const MAX_SPAM_PER_REASON = 1_000;
+
+/** What either store's maker takes besides where it keeps leads (tests narrow the limits and the clock). */
+export interface LeadStoreOptions {
+  maxLeads?: number;
+  maxSpamPerReason?: number;
+  now?: () => Date;
+  log?: (line: string) => void;
+  /** Told after every write and probe: null when it worked, the error when it did not. */
+  onWrite?: (error: unknown) => void;
+}
 
 /** The outcome of the store's last write (a lead, or a probe when there was none lately). */
 export interface WriteOutcome {
@@ -38,7 +59,7 @@ export interface Retention {
 
 /**
  * What the server, the delivery loop and `npm run leads` need from a lead store. Two stores keep
- * it: the data folder (~/leads/store.server, the default) and PostgreSQL (~/leads/pg-store.server,
+ * it: the data folder (~/leads/folder/store.server, the default) and PostgreSQL (~/leads/postgres/store.server,
  * with DATABASE_URL).
  */
 export interface LeadStore {
@@ -71,8 +92,8 @@ export interface LeadStore {
   leads(): Lead[];
   /** Every lead, oldest first (the operator's list). */
   list(): Promise<Lead[]>;
-  /** The count of each state; `overrides` (outcomes not written yet) win over what is stored. */
-  counts(overrides?: ReadonlyMap<string, Lead>): Promise<LeadCounts>;
+  /** The count of each state; `unwrittenOutcomes` (delivery's, by lead id) win over what is stored. */
+  counts(unwrittenOutcomes?: ReadonlyMap<string, Lead>): Promise<LeadCounts>;
   /** Removes leads past their retention (never `pending` ones) and old erasure records; returns how many leads. */
   prune(retention: Retention): Promise<number>;
   /** How the last write went; null before any. */
@@ -82,10 +103,13 @@ export interface LeadStore {
 }
 
 /** The counts of `leads`, each replaced by its override when there is one. */
-export function countLeads(leads: readonly Lead[], overrides?: ReadonlyMap<string, Lead>): LeadCounts {
+export function countLeads(
+  leads: readonly Lead[],
+  unwrittenOutcomes?: ReadonlyMap<string, Lead>,
+): LeadCounts {
   const counts: LeadCounts = { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null };
   for (const stored of leads) {
-    const lead = overrides?.get(stored.id) ?? stored;
+    const lead = unwrittenOutcomes?.get(stored.id) ?? stored;
     counts[lead.state] += 1;
     if (lead.state !== "pending") continue;
     const at = Date.parse(lead.receivedAt);

@@ -1,3 +1,4 @@
+/** The lead record: its states, how it is made, named on disk, parsed and logged. */
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
 import { type LeadSource, parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";

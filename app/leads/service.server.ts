@@ -1,18 +1,23 @@
+/**
+ * The lead service: picks the store and lock from the environment, and gives the app one way to
+ * keep, count and deliver leads.
+ */
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import type { Env } from "~/env.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
-import { type LeadStore, StoreFullError } from "~/leads/contract.server";
-import { createDelivery, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery.server";
-import { importLeadFolder } from "~/leads/import.server";
-import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
-import { createPgDelivererLock } from "~/leads/pg-lock.server";
-import { createPgLeadStore } from "~/leads/pg-store.server";
-import { createLeadStore, leadsFolder, MAX_LEADS } from "~/leads/store.server";
-import { describeLeads, type LeadsHealth } from "~/leads/store-state";
+import { type LeadStore, MAX_LEADS, StoreFullError } from "~/leads/contract.server";
+import type { DelivererLock } from "~/leads/deliverer-lock";
+import { createDelivery, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery/delivery.server";
+import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
+import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
+import { describeLeads, type LeadsHealth } from "~/leads/health-report";
+import { importLeadFolder } from "~/leads/postgres/import.server";
+import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
+import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 
-export type { LeadsHealth } from "~/leads/store-state";
+export type { LeadsHealth } from "~/leads/health-report";
 
 export interface LeadService {
   /**
@@ -27,7 +32,7 @@ export interface LeadService {
    */
   quarantine(enquiry: Enquiry, reason: SpamReason, source?: LeadSource): Promise<string | null>;
   /** Whether the lead `id` is still kept: false once it was erased (by any process) or removed. */
-  holds(id: string): Promise<boolean>;
+  stillKeeps(id: string): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
   health(now?: number): Promise<LeadsHealth>;
   /** Starts the delivery loop (its timers never keep the process alive). */
@@ -75,11 +80,11 @@ export function createLeadService(
   };
   const onWrite = (error: unknown) => markUsable(error === null, error);
   const store: LeadStore = database
-    ? createPgLeadStore({ database, onWrite })
-    : createLeadStore({ folder, onWrite });
+    ? createPostgresLeadStore({ database, onWrite })
+    : createFolderLeadStore({ folder, onWrite });
   const lock: DelivererLock = database
-    ? createPgDelivererLock(database)
-    : createDelivererLock({ path: delivererLockPath(folder) });
+    ? createPostgresDelivererLock(database)
+    : createFolderDelivererLock({ path: delivererLockPath(folder) });
   const delivery = createDelivery({
     store,
     mail,
@@ -130,11 +135,11 @@ export function createLeadService(
         return null;
       }
     },
-    holds: (id) => store.has(id),
+    stillKeeps: (id) => store.has(id),
     async health(now = Date.now()) {
       const written = store.lastWrite();
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
-      const counts = await store.counts(delivery.outcomes()).catch(() => null);
+      const counts = await store.counts(delivery.unwrittenOutcomes()).catch(() => null);
       return describeLeads({
         counts: counts ?? { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null },
         lastWrite: store.lastWrite(),

@@ -12,7 +12,7 @@ import { ServerRendered } from "~/components/server-rendered";
 import { homeContent } from "~/content/home.server";
 import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
-import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/landing-url";
+import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/notice-token-url";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";

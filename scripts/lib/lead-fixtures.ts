@@ -9,8 +9,8 @@ import { createDatabase } from "../../app/db/database.server";
 import { readMigrations } from "../../app/db/migrations.server";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import type { Enquiry } from "../../app/lead-parts/enquiry";
-import { importLeadFolder } from "../../app/leads/import.server";
 import { type Lead, leadFileName, newLead } from "../../app/leads/lead";
+import { importLeadFolder } from "../../app/leads/postgres/import.server";
 import type { FakeEmailJs } from "./fake-emailjs";
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SCAN_MS } from "../../app/leads/delivery.server";
+import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import {
   EMAILJS_KEYS,
   emailJsAppEnv,

@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { SCAN_MS } from "../../app/leads/delivery.server";
+import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import type { Lead } from "../../app/leads/lead";
 import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../../scripts/lib/lead-fixtures";
 import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";

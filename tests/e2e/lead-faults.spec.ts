@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { SCAN_MS } from "../../app/leads/delivery.server";
+import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import {
   postEnquiry,

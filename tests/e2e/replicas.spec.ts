@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { SCAN_MS } from "../../app/leads/delivery.server";
-import { LEASE_SECONDS } from "../../app/leads/pg-store.server";
+import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
+import { LEASE_SECONDS } from "../../app/leads/postgres/store.server";
 import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
 import { NOTICE } from "../support/enquiry-page";
 import { figures, postOne, sendsPerName } from "../support/fault-watch";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createIdempotencyStore, enquiryKey } from "~/enquiry/idempotency.server";
 import { createEnquiryLimits, takeEnquiryUnits } from "~/enquiry/limits.server";
+import { createMemorySubmissions, enquiryKey } from "~/enquiry/memory-submissions.server";
 import { createClientResolver, type TrustProxy } from "~/http/client-address.server";
 import { createLimit, type Limit, type LimitStore } from "~/http/limits.server";
 import { gate } from "../support/gate";
@@ -256,7 +256,7 @@ describe("idempotency store", () => {
 
   it("runs a key once while it is in flight and after it succeeded", async () => {
     let runs = 0;
-    const store = createIdempotencyStore<string>({ keep: (result) => result === "sent", ttlMs: 1000 });
+    const store = createMemorySubmissions<string>({ keep: (result) => result === "sent", ttlMs: 1000 });
     const answer = gate();
     const task = async () => {
       runs += 1;
@@ -276,7 +276,7 @@ describe("idempotency store", () => {
   it("forgets failures so a retry runs again, and expires entries", async () => {
     let time = 0;
     let runs = 0;
-    const store = createIdempotencyStore<string>({
+    const store = createMemorySubmissions<string>({
       keep: (result) => result === "sent",
       ttlMs: 1000,
       now: () => time,
@@ -297,7 +297,7 @@ describe("idempotency store", () => {
   it("runs again when a remembered result no longer holds (its lead was erased)", async () => {
     let runs = 0;
     let erased = false;
-    const store = createIdempotencyStore<string>({ keep: () => true, ttlMs: 60_000 });
+    const store = createMemorySubmissions<string>({ keep: () => true, ttlMs: 60_000 });
     const task = async () => {
       runs += 1;
       return `lead-${runs}`;
@@ -327,7 +327,7 @@ describe("idempotency store", () => {
   });
 
   it("stays bounded", async () => {
-    const store = createIdempotencyStore<string>({ keep: () => true, ttlMs: 60_000, maxEntries: 50 });
+    const store = createMemorySubmissions<string>({ keep: () => true, ttlMs: 60_000, maxEntries: 50 });
     for (let index = 0; index < 200; index += 1) await store.run(`k${index}`, async () => "sent");
     expect(store.size()).toBeLessThanOrEqual(50);
   });

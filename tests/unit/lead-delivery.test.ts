@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Enquiry } from "~/lead-parts/enquiry";
-import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery.server";
+import type { DelivererLock } from "~/leads/deliverer-lock";
+import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery/delivery.server";
+import type { LeadStore } from "~/leads/folder/store.server";
 import { type Lead, newLead } from "~/leads/lead";
-import type { DelivererLock } from "~/leads/lock.server";
-import type { LeadStore } from "~/leads/store.server";
 import type { SendResult } from "~/mail/types";
 import { gate } from "../support/gate";
 
@@ -130,14 +130,14 @@ describe("delivery", () => {
     // mean two turns that could have sent a lead again.
     await expect.poll(() => state.refused).toBeGreaterThanOrEqual(3 * 3);
     expect(sent).toEqual(["A", "B", "C"]);
-    expect(delivery.unwritten()).toBe(3);
+    expect(delivery.unwrittenCount()).toBe(3);
     expect(delivery.leads().map((lead) => lead.state)).toEqual(["sent", "sent", "sent"]);
     expect(file("A")?.state).toBe("pending");
     expect(lines).toEqual([expect.stringContaining("cannot write delivery outcomes to /memory (ENOSPC")]);
 
     state.failing = null;
     await expect.poll(() => file("C")?.state).toBe("sent");
-    expect(delivery.unwritten()).toBe(0);
+    expect(delivery.unwrittenCount()).toBe(0);
     expect(sent).toEqual(["A", "B", "C"]);
     expect(lines).toEqual([expect.any(String), "lead store: delivery outcomes are written to /memory again"]);
   });
@@ -151,11 +151,11 @@ describe("delivery", () => {
     const { mail, sent } = transport(() => ({ ok: true }));
     const delivery = start({ store, mail, lock: fakeLock(), log: () => {} });
     await expect.poll(() => sent).toEqual(["A", "C"]);
-    expect(delivery.unwritten()).toBe(2);
+    expect(delivery.unwrittenCount()).toBe(2);
     // A is erased while its outcome waits to be written: once the disk takes writes, it is dropped.
     state.erased.add("A");
     state.failing = null;
-    await expect.poll(() => delivery.unwritten()).toBe(0);
+    await expect.poll(() => delivery.unwrittenCount()).toBe(0);
     expect(file("A")).toBeUndefined();
     expect(file("C")?.state).toBe("sent");
     expect(state.writes).toEqual(["C:sent"]);

@@ -6,13 +6,14 @@ import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrations } from "~/db/migrations.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadStore } from "~/leads/contract.server";
-import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery.server";
-import { IMPORT_MARKER, importLeadFolder } from "~/leads/import.server";
+import type { DelivererLock } from "~/leads/deliverer-lock";
+import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery/delivery.server";
+import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
+import { createFolderLeadStore, erasedFolder } from "~/leads/folder/store.server";
 import { type Lead, leadFileName, newLead } from "~/leads/lead";
-import { createDelivererLock, type DelivererLock, delivererLockPath } from "~/leads/lock.server";
-import { createPgDelivererLock } from "~/leads/pg-lock.server";
-import { createPgLeadStore } from "~/leads/pg-store.server";
-import { createLeadStore, erasedFolder } from "~/leads/store.server";
+import { IMPORT_MARKER, importLeadFolder } from "~/leads/postgres/import.server";
+import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
+import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // One PostgreSQL for the whole file; each test gets a database (and a folder) of its own.
@@ -86,8 +87,8 @@ const kinds: Kind[] = [
       const folder = await newFolder();
       await mkdir(folder, { recursive: true });
       return {
-        open: (options = {}) => createLeadStore({ folder, log: () => {}, ...options }),
-        lock: () => createDelivererLock({ path: delivererLockPath(folder) }),
+        open: (options = {}) => createFolderLeadStore({ folder, log: () => {}, ...options }),
+        lock: () => createFolderDelivererLock({ path: delivererLockPath(folder) }),
       };
     },
   },
@@ -96,8 +97,8 @@ const kinds: Kind[] = [
     async place() {
       const database = await newDatabase();
       return {
-        open: (options = {}) => createPgLeadStore({ database, log: () => {}, ...options }),
-        lock: () => createPgDelivererLock(database),
+        open: (options = {}) => createPostgresLeadStore({ database, log: () => {}, ...options }),
+        lock: () => createPostgresDelivererLock(database),
       };
     },
   },
@@ -222,7 +223,7 @@ describe("the PostgreSQL lead store", () => {
   it("claims a lead for one deliverer at a time: parallel claims never overlap", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const database = await newDatabase();
-    const replicas = [1, 2, 3, 4].map(() => createPgLeadStore({ database, log: () => {} }));
+    const replicas = [1, 2, 3, 4].map(() => createPostgresLeadStore({ database, log: () => {} }));
     const lead = await replicas[0]?.add(enquiry, "pending");
     const claims = await Promise.all(replicas.map((replica) => replica.claim(lead as Lead)));
     expect(claims.filter((claim) => claim !== null)).toHaveLength(1);
@@ -231,8 +232,8 @@ describe("the PostgreSQL lead store", () => {
   it("gives a claimed lead to another deliverer only once its lease has passed", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const database = await newDatabase();
-    const crashed = createPgLeadStore({ database, leaseSeconds: 2, log: () => {} });
-    const next = createPgLeadStore({ database, log: () => {} });
+    const crashed = createPostgresLeadStore({ database, leaseSeconds: 2, log: () => {} });
+    const next = createPostgresLeadStore({ database, log: () => {} });
     const lead = await crashed.add(enquiry, "pending");
     expect(await crashed.claim(lead)).not.toBeNull();
     expect(await next.scan()).toEqual([]);
@@ -251,8 +252,8 @@ describe("the PostgreSQL lead store", () => {
   it("frees the deliverer lock the moment its connection is cut: another replica takes over", async () => {
     const database = await newDatabase();
     const other = await newDatabaseOn(database);
-    const holder = createPgDelivererLock(database);
-    const waiting = createPgDelivererLock(other);
+    const holder = createPostgresDelivererLock(database);
+    const waiting = createPostgresDelivererLock(other);
     expect(await holder.acquire()).toBe(true);
     expect(await waiting.acquire()).toBe(false);
     await postgres.sql(
@@ -277,11 +278,11 @@ describe("the PostgreSQL lead store", () => {
       },
     };
     const replicas = [database, await newDatabaseOn(database)].map((db) => {
-      const store = createPgLeadStore({ database: db, log: () => {} });
+      const store = createPostgresLeadStore({ database: db, log: () => {} });
       const delivery = createDelivery({
         store,
         mail,
-        lock: createPgDelivererLock(db),
+        lock: createPostgresDelivererLock(db),
         intervalMs: 0,
         retentionDays: 90,
         spamRetentionDays: 30,
@@ -299,7 +300,7 @@ describe("the PostgreSQL lead store", () => {
       await replica.store.add({ ...enquiry, name }, "pending");
       replica.delivery.wake();
     }
-    const reader = createPgLeadStore({ database, log: () => {} });
+    const reader = createPostgresLeadStore({ database, log: () => {} });
     await expect.poll(async () => (await reader.counts()).sent, { timeout: 15_000 }).toBe(names.length);
     expect([...sent].sort()).toEqual([...names].sort());
   }, 90_000);
@@ -310,7 +311,7 @@ describe("importing a data folder into PostgreSQL", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const database = await newDatabase();
     const folder = await newFolder();
-    const files = createLeadStore({ folder, log: () => {} });
+    const files = createFolderLeadStore({ folder, log: () => {} });
     const pending = await files.add(enquiry, "pending");
     const sent = await files.add({ ...enquiry, name: "sent" }, "pending");
     await files.save({ ...sent, state: "sent", attempts: 1 });
@@ -331,7 +332,7 @@ describe("importing a data folder into PostgreSQL", () => {
     const lines: string[] = [];
     expect(await importLeadFolder({ database, folder, log: (line) => lines.push(line) })).toBe(3);
     expect(lines).toEqual([expect.stringMatching(/^lead store: imported 3 leads from .* into the database/)]);
-    const store = createPgLeadStore({ database, log: () => {} });
+    const store = createPostgresLeadStore({ database, log: () => {} });
     expect((await store.list()).map((lead) => [lead.enquiry.name, lead.state])).toEqual([
       ["Asha Rao", "pending"],
       ["sent", "sent"],

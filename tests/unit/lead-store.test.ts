@@ -5,9 +5,9 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFil
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createFolderDelivererLock, readFolderLockHolder, STALE_AFTER_MS } from "~/leads/folder/lock.server";
+import { createFolderLeadStore, StoreFullError } from "~/leads/folder/store.server";
 import { type Lead, leadFileName } from "~/leads/lead";
-import { createDelivererLock, readLockHolder, STALE_AFTER_MS } from "~/leads/lock.server";
-import { createLeadStore, StoreFullError } from "~/leads/store.server";
 
 const enquiry = {
   name: "Asha Rao",
@@ -43,7 +43,7 @@ const DAY = 24 * 60 * 60_000;
 describe("lead store", () => {
   it("appends each lead as its own complete file, creating the folder", async () => {
     const clock = fakeClock();
-    const store = createLeadStore({ folder, now: clock.now, log: () => {} });
+    const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
     const first = await store.add(enquiry, "pending");
     clock.advance(1000);
     await store.add({ ...enquiry, name: "Second" }, "inbox");
@@ -67,7 +67,7 @@ describe("lead store", () => {
   });
 
   it("keeps 200 parallel leads as 200 intact files and no temporary file", async () => {
-    const store = createLeadStore({ folder, log: () => {} });
+    const store = createFolderLeadStore({ folder, log: () => {} });
     const big = "x".repeat(1500);
     await Promise.all(
       Array.from({ length: 200 }, (_, index) =>
@@ -76,18 +76,18 @@ describe("lead store", () => {
     );
     const files = await readdir(folder);
     expect(files).toHaveLength(200);
-    const replayed = await createLeadStore({ folder, log: () => {} }).scan();
+    const replayed = await createFolderLeadStore({ folder, log: () => {} }).scan();
     expect(new Set(replayed.map((lead) => lead.enquiry.name)).size).toBe(200);
   });
 
   it("replays every lead and its latest state in a new process, oldest first", async () => {
     const clock = fakeClock();
-    const writer = createLeadStore({ folder, now: clock.now, log: () => {} });
+    const writer = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
     const first = await writer.add(enquiry, "pending");
     clock.advance(5);
     const second = await writer.add({ ...enquiry, name: "Later" }, "pending");
     await writer.save({ ...first, state: "sent", attempts: 2 });
-    const reader = createLeadStore({ folder, create: false, log: () => {} });
+    const reader = createFolderLeadStore({ folder, create: false, log: () => {} });
     const leads = await reader.scan();
     expect(leads.map((lead) => [lead.id, lead.state, lead.attempts])).toEqual([
       [first.id, "sent", 2],
@@ -102,28 +102,28 @@ describe("lead store", () => {
   it("skips a write torn by a crash with one log line, removes it, and keeps every lead", async () => {
     const lines: string[] = [];
     const clock = fakeClock();
-    const store = createLeadStore({ folder, now: clock.now, log: (line) => lines.push(line) });
+    const store = createFolderLeadStore({ folder, now: clock.now, log: (line) => lines.push(line) });
     await store.add(enquiry, "pending");
     await store.add({ ...enquiry, name: "Second" }, "pending");
     const torn = join(folder, ".tmp-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e-abcd1234");
     await writeFile(torn, '{"id":"0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e","receivedAt":"2026-11-01T10:00');
 
     // A temporary file that young may be another process's write in progress: left alone.
-    const restarted = createLeadStore({ folder, now: clock.now, log: (line) => lines.push(line) });
+    const restarted = createFolderLeadStore({ folder, now: clock.now, log: (line) => lines.push(line) });
     expect(await restarted.scan()).toHaveLength(2);
     expect(lines).toEqual([]);
 
     const old = new Date(Date.now() - 5 * 60_000);
     await utimes(torn, old, old);
     clock.advance(0);
-    expect(await createLeadStore({ folder, log: (line) => lines.push(line) }).scan()).toHaveLength(2);
+    expect(await createFolderLeadStore({ folder, log: (line) => lines.push(line) }).scan()).toHaveLength(2);
     expect(lines).toEqual([expect.stringMatching(/removed .*\.tmp-0b7c3f5e.*torn by a crash/)]);
     expect(await readdir(folder)).toHaveLength(2);
   });
 
   it("skips a damaged lead file with one log line, however often it scans", async () => {
     const lines: string[] = [];
-    const store = createLeadStore({ folder, log: (line) => lines.push(line) });
+    const store = createFolderLeadStore({ folder, log: (line) => lines.push(line) });
     await store.add(enquiry, "pending");
     const damaged = join(folder, "1795000000000-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e.json");
     await writeFile(damaged, '{"id":"0b7c3f5e');
@@ -134,7 +134,7 @@ describe("lead store", () => {
 
   it("removes sent, failed and inbox leads after the retention period, never pending ones", async () => {
     const clock = fakeClock();
-    const store = createLeadStore({ folder, now: clock.now, log: () => {} });
+    const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
     const sent = await store.add({ ...enquiry, name: "sent" }, "pending");
     await store.save({ ...sent, state: "sent", attempts: 1 });
     const failed = await store.add({ ...enquiry, name: "failed" }, "pending");
@@ -146,13 +146,13 @@ describe("lead store", () => {
     expect(await store.prune({ days: 90, spamDays: 30 })).toBe(0);
     clock.advance(1 * DAY + 1);
     expect(await store.prune({ days: 90, spamDays: 30 })).toBe(3);
-    const left = await createLeadStore({ folder, log: () => {} }).scan();
+    const left = await createFolderLeadStore({ folder, log: () => {} }).scan();
     expect(left.map((lead) => lead.enquiry.name)).toEqual(["pending", "young"]);
     expect(left[1]?.id).toBe(young.id);
   });
 
   it("refuses a lead past its size cap, and accepts again once one is removed", async () => {
-    const store = createLeadStore({ folder, maxLeads: 2, log: () => {} });
+    const store = createFolderLeadStore({ folder, maxLeads: 2, log: () => {} });
     const first = await store.add(enquiry, "inbox");
     await store.add(enquiry, "inbox");
     await expect(store.add(enquiry, "inbox")).rejects.toBeInstanceOf(StoreFullError);
@@ -163,7 +163,7 @@ describe("lead store", () => {
   it("quarantines spam outside the cap, at most N per reason, the oldest of that reason going first", async () => {
     const clock = fakeClock();
     const lines: string[] = [];
-    const store = createLeadStore({
+    const store = createFolderLeadStore({
       folder,
       maxLeads: 1,
       maxSpamPerReason: 2,
@@ -180,7 +180,7 @@ describe("lead store", () => {
     // The quarantine never fills the store: a real lead is still kept.
     clock.advance(1000);
     await store.add({ ...enquiry, name: "real" }, "inbox");
-    const left = await createLeadStore({ folder, log: () => {} }).scan();
+    const left = await createFolderLeadStore({ folder, log: () => {} }).scan();
     expect(left.map((lead) => [lead.enquiry.name, lead.state, lead.reason])).toEqual([
       ["h2", "spam", "honeypot"],
       ["h3", "spam", "honeypot"],
@@ -194,7 +194,7 @@ describe("lead store", () => {
 
   it("removes quarantined leads after their own retention, and erasure records after the lead retention", async () => {
     const clock = fakeClock();
-    const store = createLeadStore({ folder, now: clock.now, log: () => {} });
+    const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
     await store.quarantine({ ...enquiry, name: "spam" }, "headless");
     const erased = await store.add({ ...enquiry, name: "erased" }, "inbox");
     await store.erase(erased);
@@ -210,12 +210,12 @@ describe("lead store", () => {
 
   it("keeps a lead's source in its file, quarantined ones too; erase and retention take it with the lead", async () => {
     const clock = fakeClock();
-    const store = createLeadStore({ folder, now: clock.now, log: () => {} });
+    const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
     const source = { landing: "/", parameters: { utm_source: "newsletter", gclid: "Cj0KCQ" } };
     const lead = await store.add(enquiry, "inbox", source);
     clock.advance(1000);
     const spam = await store.quarantine({ ...enquiry, name: "spam" }, "honeypot", source);
-    const reread = await createLeadStore({ folder, create: false, log: () => {} }).scan();
+    const reread = await createFolderLeadStore({ folder, create: false, log: () => {} }).scan();
     expect(reread.map((each) => [each.id, each.source])).toEqual([
       [lead.id, source],
       [spam.id, source],
@@ -227,9 +227,9 @@ describe("lead store", () => {
   });
 
   it("never writes an erased lead back, even from a process that still holds it", async () => {
-    const server = createLeadStore({ folder, log: () => {} });
+    const server = createFolderLeadStore({ folder, log: () => {} });
     const lead = await server.add(enquiry, "pending");
-    const operator = createLeadStore({ folder, create: false, log: () => {} });
+    const operator = createFolderLeadStore({ folder, create: false, log: () => {} });
     const [found] = await operator.scan();
     if (!found) throw new Error("the operator found no lead");
     await operator.erase(found);
@@ -241,21 +241,21 @@ describe("lead store", () => {
   });
 
   it("finishes an erase that stopped between its record and the unlink", async () => {
-    const store = createLeadStore({ folder, log: () => {} });
+    const store = createFolderLeadStore({ folder, log: () => {} });
     const kept = await store.add({ ...enquiry, name: "kept" }, "inbox");
     const lead = await store.add(enquiry, "inbox");
     await mkdir(join(root, "data", "erased"));
     await writeFile(join(root, "data", "erased", lead.id), "");
-    expect((await createLeadStore({ folder, create: false, log: () => {} }).scan()).map((l) => l.id)).toEqual(
-      [kept.id],
-    );
+    expect(
+      (await createFolderLeadStore({ folder, create: false, log: () => {} }).scan()).map((l) => l.id),
+    ).toEqual([kept.id]);
     expect((await store.scan()).map((l) => l.id)).toEqual([kept.id]);
     expect(await readdir(folder)).toHaveLength(1);
   });
 
   it("fails to add when the folder cannot exist (its parent is a file), and says why", async () => {
     await writeFile(join(root, "data"), "a file where a folder must be");
-    const store = createLeadStore({ folder, log: () => {} });
+    const store = createFolderLeadStore({ folder, log: () => {} });
     await expect(store.add(enquiry, "pending")).rejects.toThrow(/ENOTDIR|EEXIST/);
     await expect(store.scan()).rejects.toThrow();
   });
@@ -269,7 +269,7 @@ describe("lead store entries, each on its own", () => {
 
   it("skips a directory, a symlink loop, a FIFO, an unreadable file and a `.tmp-` directory named like its own, with one line each, and keeps reading the rest", async () => {
     const { lines, log: logLine } = log();
-    const store = createLeadStore({ folder, log: logLine });
+    const store = createFolderLeadStore({ folder, log: logLine });
     const kept = await store.add(enquiry, "pending");
     const named = (n: number) => `179500000000${n}-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7${n}.json`;
     await mkdir(join(folder, named(1)));
@@ -304,7 +304,7 @@ describe("lead store entries, each on its own", () => {
 
   it("never delivers a copy: a file whose name is not its lead's own, or a crafted id, is reported once and skipped", async () => {
     const { lines, log: logLine } = log();
-    const store = createLeadStore({ folder, log: logLine });
+    const store = createFolderLeadStore({ folder, log: logLine });
     const lead = await store.add(enquiry, "pending");
     const original = join(folder, leadFileName(lead));
     const text = await readFile(original, "utf8");
@@ -326,7 +326,7 @@ describe("lead store entries, each on its own", () => {
       ]),
     );
     // The lead is written back to the file it was read from, and only there.
-    const reader = createLeadStore({ folder, create: false, log: () => {} });
+    const reader = createFolderLeadStore({ folder, create: false, log: () => {} });
     const [read] = await reader.scan();
     await reader.save({ ...(read as Lead), state: "failed" });
     expect(JSON.parse(await readFile(original, "utf8")).state).toBe("failed");
@@ -335,7 +335,7 @@ describe("lead store entries, each on its own", () => {
   });
 
   it("reads 3 000 leads 32 at a time", async () => {
-    const store = createLeadStore({ folder, log: () => {} });
+    const store = createFolderLeadStore({ folder, log: () => {} });
     await store.add(enquiry, "pending");
     const [first] = store.leads();
     const text = await readFile(join(folder, leadFileName(first as Lead)), "utf8");
@@ -354,7 +354,7 @@ describe("lead store entries, each on its own", () => {
     const watch = setInterval(() => {
       most = Math.max(most, handles() - before);
     }, 1);
-    const leads = await createLeadStore({ folder, log: () => {} }).scan();
+    const leads = await createFolderLeadStore({ folder, log: () => {} }).scan();
     clearInterval(watch);
     expect(leads).toHaveLength(3_001);
     expect(most).toBeLessThanOrEqual(40);
@@ -362,7 +362,7 @@ describe("lead store entries, each on its own", () => {
 
   it("makes a deleted folder again at the next write, with a log line, and writes a lead's outcome back to its own name", async () => {
     const { lines, log: logLine } = log();
-    const store = createLeadStore({ folder, log: logLine });
+    const store = createFolderLeadStore({ folder, log: logLine });
     const lead = await store.add(enquiry, "pending");
     await rm(folder, { recursive: true });
     expect(await store.scan()).toEqual([]);
@@ -379,8 +379,8 @@ describe("lead store entries, each on its own", () => {
   });
 
   it("forgets a lead whose file another process removed: it is never written back, and the store holds only what the folder holds", async () => {
-    const deliverer = createLeadStore({ folder, log: () => {} });
-    const replica = createLeadStore({ folder, log: () => {} });
+    const deliverer = createFolderLeadStore({ folder, log: () => {} });
+    const replica = createFolderLeadStore({ folder, log: () => {} });
     const kept = await deliverer.add(enquiry, "pending");
     const removed = {
       ...(await deliverer.add({ ...enquiry, name: "Removed" }, "pending")),
@@ -398,7 +398,7 @@ describe("lead store entries, each on its own", () => {
   it("the cap counts undelivered leads only: the oldest sent leads make room, with a log line; undelivered ones never do", async () => {
     const { lines, log: logLine } = log();
     const clock = fakeClock();
-    const store = createLeadStore({ folder, maxLeads: 3, now: clock.now, log: logLine });
+    const store = createFolderLeadStore({ folder, maxLeads: 3, now: clock.now, log: logLine });
     const sent = [];
     for (let index = 0; index < 3; index += 1) {
       clock.advance(1);
@@ -425,10 +425,10 @@ describe("lead store entries, each on its own", () => {
   it("tells from its last write, or a probe, whether the folder takes writes", async () => {
     const outcomes: unknown[] = [];
     const onWrite = (error: unknown) => outcomes.push(error);
-    const reader = createLeadStore({ folder, create: false, log: () => {}, onWrite });
+    const reader = createFolderLeadStore({ folder, create: false, log: () => {}, onWrite });
     expect(reader.lastWrite()).toBeNull();
     expect(await reader.probe()).toMatchObject({ ok: false, error: expect.stringContaining("ENOENT") });
-    const store = createLeadStore({ folder, log: () => {}, onWrite });
+    const store = createFolderLeadStore({ folder, log: () => {}, onWrite });
     expect(await store.probe()).toMatchObject({ ok: true });
     expect(await reader.probe()).toMatchObject({ ok: true });
     expect(outcomes).toEqual([expect.any(Error), null, null]);
@@ -441,8 +441,8 @@ describe("deliverer lock", () => {
   it("lets one holder in; another waits until the heartbeat goes stale, then takes over", async () => {
     const path = join(root, "deliverer.lock");
     let time = Date.now();
-    const first = createDelivererLock({ path, now: () => time });
-    const second = createDelivererLock({ path, now: () => time });
+    const first = createFolderDelivererLock({ path, now: () => time });
+    const second = createFolderDelivererLock({ path, now: () => time });
     expect(await first.acquire()).toBe(true);
     expect(await second.acquire()).toBe(false);
     time += 60_000;
@@ -461,9 +461,9 @@ describe("deliverer lock", () => {
     const path = join(root, "deliverer.lock");
     // What an older server wrote, or a twin container (PID 1, same host name) right now.
     await writeFile(path, JSON.stringify({ token: "x", host: hostname(), pid: process.pid }));
-    const lock = createDelivererLock({ path });
+    const lock = createFolderDelivererLock({ path });
     expect(await lock.acquire()).toBe(false);
-    const holder = await readLockHolder(path);
+    const holder = await readFolderLockHolder(path);
     expect(holder).toMatchObject({ token: "x", stale: false });
     const stale = new Date(Date.now() - STALE_AFTER_MS - 1_000);
     await utimes(path, stale, stale);
@@ -478,7 +478,7 @@ describe("deliverer lock", () => {
     const lockFolder = join(root, "leads");
     await mkdir(lockFolder);
     const path = join(lockFolder, "deliverer.lock");
-    const lock = createDelivererLock({ path });
+    const lock = createFolderDelivererLock({ path });
     expect(await lock.acquire()).toBe(true);
     await rm(lockFolder, { recursive: true });
     await expect(lock.heartbeat()).rejects.toThrow(/ENOENT/);

@@ -7,7 +7,7 @@ import { policies, privacyPolicy, termsOfService } from "~/content/policies/inde
 import type { Policy, PolicyBlock } from "~/content/policies/types";
 import { site } from "~/content/site";
 import { parseEnv } from "~/env.server";
-import { MAX_SPAM_PER_REASON } from "~/leads/store.server";
+import { MAX_SPAM_PER_REASON } from "~/leads/contract.server";
 
 const routes = ["/terms-conditions", "/privacy-policy", "/cookie-policy"];
 

@@ -2,14 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createFolderVitalsStore, PREVIOUS_VITALS_FILE, VITALS_FILE } from "~/vitals/folder-store.server";
 import type { Beacon } from "~/vitals/metrics";
-import {
-  createVitalsStore,
-  PREVIOUS_VITALS_FILE,
-  RETENTION_MS,
-  recordsOf,
-  VITALS_FILE,
-} from "~/vitals/store.server";
+import { RETENTION_MS, recordsOf } from "~/vitals/store.server";
 import { parseRecords } from "~/vitals/summary";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -65,9 +60,9 @@ describe("recordsOf", () => {
   });
 });
 
-describe("createVitalsStore", () => {
+describe("createFolderVitalsStore", () => {
   it("appends whole lines, creating the folder, and serialises concurrent appends", async () => {
-    const store = createVitalsStore({ dir: join(dir, "nested"), maxBytes: 1024 * 1024 });
+    const store = createFolderVitalsStore({ dir: join(dir, "nested"), maxBytes: 1024 * 1024 });
     dir = join(dir, "nested");
     const records = recordsOf(beacon, new Date());
     const results = await Promise.all(Array.from({ length: 20 }, () => store.append(records)));
@@ -78,13 +73,13 @@ describe("createVitalsStore", () => {
 
   it("starts a fresh line after a torn one, so the new metrics stay readable", async () => {
     writeFileSync(join(dir, VITALS_FILE), `${JSON.stringify(recordsOf(beacon, new Date())[0])}\n{"at":"20`);
-    const store = createVitalsStore({ dir, maxBytes: 1024 * 1024 });
+    const store = createFolderVitalsStore({ dir, maxBytes: 1024 * 1024 });
     await store.append(recordsOf(beacon, new Date()));
     expect(parseRecords(readFileSync(join(dir, VITALS_FILE), "utf8"))).toHaveLength(3);
   });
 
   it("rotates when the file would pass its cap, dropping the oldest file: never more than twice the cap", async () => {
-    const store = createVitalsStore({ dir, maxBytes: 1000 });
+    const store = createFolderVitalsStore({ dir, maxBytes: 1000 });
     const records = recordsOf(beacon, new Date());
     for (let i = 0; i < 30; i += 1) {
       await store.append(records);
@@ -103,7 +98,7 @@ describe("createVitalsStore", () => {
   it("ages metrics out: nothing is kept past the retention period, even without new beacons", async () => {
     const start = Date.parse("2025-06-01T00:00:00Z");
     let time = start;
-    const store = createVitalsStore({ dir, maxBytes: 1024 * 1024, now: () => time });
+    const store = createFolderVitalsStore({ dir, maxBytes: 1024 * 1024, now: () => time });
     const appendAt = async (day: number) => {
       time = start + day * DAY;
       await store.append(recordsOf(beacon, new Date(time)));
@@ -138,7 +133,7 @@ describe("createVitalsStore", () => {
     const blocker = join(dir, "not-a-folder");
     writeFileSync(blocker, "");
     const logged: string[] = [];
-    const store = createVitalsStore({ dir: blocker, maxBytes: 1024, log: (line) => logged.push(line) });
+    const store = createFolderVitalsStore({ dir: blocker, maxBytes: 1024, log: (line) => logged.push(line) });
     expect(await store.append(recordsOf(beacon, new Date()))).toBe(false);
     expect(await store.append(recordsOf(beacon, new Date()))).toBe(false);
     await store.prune();

@@ -1,10 +1,11 @@
+/** Imports a lead folder into PostgreSQL once, when a server with DATABASE_URL starts beside one. */
 import { readdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "~/db/database.server";
+import { createFolderLeadStore, erasedFolder } from "~/leads/folder/store.server";
 import { LEAD_ID } from "~/leads/lead";
-import { lockLeadId } from "~/leads/pg-erasure.server";
-import { LEAD_COLUMNS, LEAD_VALUES, leadValues } from "~/leads/pg-rows.server";
-import { createLeadStore, erasedFolder } from "~/leads/store.server";
+import { lockLeadId } from "~/leads/postgres/erasure.server";
+import { LEAD_COLUMNS, LEAD_VALUES, leadValues } from "~/leads/postgres/rows.server";
 
 /**
  * The file that marks a leads folder as imported into the database: written once its leads
@@ -29,7 +30,7 @@ export async function importLeadFolder(options: {
   const marker = join(folder, IMPORT_MARKER);
   if (await exists(marker)) return null;
   if (!(await exists(folder))) return null;
-  const leads = await createLeadStore({ folder, create: false, log }).scan();
+  const leads = await createFolderLeadStore({ folder, create: false, log }).scan();
   const erased = (await readdir(erasedFolder(folder)).catch(() => [] as string[])).filter((id) =>
     LEAD_ID.test(id),
   );

@@ -1,12 +1,12 @@
+/** The folder store's deliverer lock: a file beside the leads that names its holder and carries its heartbeat. */
 import { randomUUID } from "node:crypto";
 import { lstat, open, readFile, rename, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { DelivererLock } from "~/leads/deliverer-lock";
 
-/** The holder refreshes the lock's mtime this often… */
-export const HEARTBEAT_MS = 2_000;
 /**
- * …and a lock left unrefreshed this long belongs to a process that is gone (killed, or its
- * container stopped). Five missed heartbeats: a live holder never looks stale, and a takeover
+ * A lock left unrefreshed this long (its holder touches it every HEARTBEAT_MS) belongs to a
+ * process that is gone (killed, or its container stopped). Five missed heartbeats: a live holder never looks stale, and a takeover
  * after a crash waits no longer than this.
  */
 export const STALE_AFTER_MS = 10_000;
@@ -30,18 +30,8 @@ export interface LockHolder extends Holder {
   stale: boolean;
 }
 
-export interface DelivererLock {
-  /** Takes the lock if it is free or stale; true when this process holds it. */
-  acquire(): Promise<boolean>;
-  /** Refreshes the heartbeat; false when another process has taken the lock over. */
-  heartbeat(): Promise<boolean>;
-  /** Whether the file still names this process (checked before each send). */
-  holds(): Promise<boolean>;
-  release(): Promise<void>;
-}
-
 /** Who holds the lock at `path` and how fresh its heartbeat is; null when nobody does. */
-export async function readLockHolder(
+export async function readFolderLockHolder(
   path: string,
   options: { staleAfterMs?: number; now?: () => number } = {},
 ): Promise<LockHolder | null> {
@@ -78,7 +68,7 @@ export async function readLockHolder(
  * the file every HEARTBEAT_MS; another process takes it over only once that heartbeat is older
  * than `staleAfterMs`.
  */
-export function createDelivererLock(options: {
+export function createFolderDelivererLock(options: {
   path: string;
   staleAfterMs?: number;
   now?: () => number;
@@ -86,7 +76,7 @@ export function createDelivererLock(options: {
   const { path, staleAfterMs = STALE_AFTER_MS, now = Date.now } = options;
   const me: Holder = { token: randomUUID(), since: new Date(now()).toISOString() };
 
-  const holds = async () => (await readLockHolder(path, { staleAfterMs, now }))?.token === me.token;
+  const holds = async () => (await readFolderLockHolder(path, { staleAfterMs, now }))?.token === me.token;
 
   return {
     async acquire() {
@@ -101,7 +91,7 @@ export function createDelivererLock(options: {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
-      const holder = await readLockHolder(path, { staleAfterMs, now });
+      const holder = await readFolderLockHolder(path, { staleAfterMs, now });
       if (holder?.token === me.token) return true;
       // A holder with no readable name gets a short grace: it may be writing it right now.
       const gone = holder === null || holder.stale || (holder.token === "" && holder.heartbeatAgeMs > 2_000);
@@ -117,7 +107,7 @@ export function createDelivererLock(options: {
     },
 
     async heartbeat() {
-      const holder = await readLockHolder(path, { staleAfterMs, now });
+      const holder = await readFolderLockHolder(path, { staleAfterMs, now });
       // The file is gone (its folder deleted and made again): nobody else holds it, take it back.
       if (holder === null) return this.acquire();
       if (holder.token !== me.token) return false;

@@ -1,8 +1,12 @@
+/**
+ * The folder store's reading of one directory entry: a lead, a torn temporary file, or a problem to
+ * report.
+ */
 import { constants, type Stats } from "node:fs";
 import { lstat, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { FolderView, Problem } from "~/leads/folder-view.server";
-import { TEMP_PREFIX } from "~/leads/folder-writes.server";
+import type { FolderView, Problem } from "~/leads/folder/view.server";
+import { TEMP_PREFIX } from "~/leads/folder/writes.server";
 import { leadFileName, leadIdOfFileName, logLeadState, parseLead } from "~/leads/lead";
 
 /** A temporary file this old was left by a crash in the middle of a write, never by a write in progress. */
@@ -23,7 +27,7 @@ export async function inspectEntry(
   time: number,
   gone: Set<string>,
 ): Promise<boolean> {
-  const { folder, create, log, cache, reported, report, forget } = view;
+  const { folder, create, log, report, forget } = view;
   const path = join(folder, name);
   try {
     // An erase stopped between its record and the unlink: the server finishes it.
@@ -54,14 +58,14 @@ export async function inspectEntry(
       });
       return false;
     }
-    const cached = cache.get(name);
+    const cached = view.known(name);
     // A sent lead never changes again; any other may (the deliverer, the operator's retry).
     if (cached && (cached.lead.state === "sent" || cached.mtimeMs === info.mtimeMs)) return false;
     const problem = await readLead(view, name, path);
     if (problem) {
       forget(name);
       report(name, problem);
-    } else reported.delete(name);
+    } else view.clearReport(name);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Removed between readdir and read (retention in another process): nothing to do.
@@ -94,7 +98,7 @@ export async function inspectEntry(
 
 /** Reads one lead file: regular files only, opened without blocking or following a link. */
 async function readLead(view: FolderView, name: string, path: string): Promise<Problem | null> {
-  const { folder, cache } = view;
+  const { folder } = view;
   const handle = await open(path, READ_FLAGS);
   try {
     const info = await handle.stat();
@@ -124,8 +128,8 @@ async function readLead(view: FolderView, name: string, path: string): Promise<P
       };
     }
     // An operator released it from the quarantine: the server's log says so too.
-    if (cache.get(name)?.lead.state === "spam" && lead.state !== "spam") logLeadState(lead);
-    cache.set(name, { lead, mtimeMs: info.mtimeMs });
+    if (view.known(name)?.lead.state === "spam" && lead.state !== "spam") logLeadState(lead);
+    view.remember(name, lead, info.mtimeMs);
     return null;
   } finally {
     await handle.close();

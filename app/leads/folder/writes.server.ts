@@ -1,8 +1,9 @@
+/** The folder store's writes: atomic file replacement, with the folder fsync'd once per batch. */
 import { randomUUID } from "node:crypto";
-import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { WriteOutcome } from "~/leads/contract.server";
-import type { FolderView } from "~/leads/folder-view.server";
+import type { FolderView } from "~/leads/folder/view.server";
 import type { Lead } from "~/leads/lead";
 
 /** The prefix of the store's temporary files (a write under way, or torn by a crash). */
@@ -15,7 +16,7 @@ export const TEMP_PREFIX = ".tmp-";
  * (`lastWrite`) and told to `onWrite`: null when it worked, the error when it did not.
  */
 export function createFolderWrites(view: FolderView, onWrite: (error: unknown) => void) {
-  const { folder, create, log, now, cache, fileOf, reported, wasErased } = view;
+  const { folder, create, now, wasErased } = view;
   let last: WriteOutcome | null = null;
 
   const record = (error: unknown) => {
@@ -27,18 +28,12 @@ export function createFolderWrites(view: FolderView, onWrite: (error: unknown) =
 
   /** Opens a new file in the folder, making the folder (again) when it is missing. */
   const openNew = async (path: string) => {
-    if (create && !view.made) {
-      await mkdir(folder, { recursive: true });
-      view.made = true;
-      view.missingReported = false;
-    }
+    await view.makeFolder();
     try {
       return await open(path, "wx", 0o600);
     } catch (error) {
       if (!create || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-      await mkdir(folder, { recursive: true });
-      view.missingReported = false;
-      log(`lead store: ${folder} was missing (deleted while the server ran?); made it again`);
+      await view.remakeFolder();
       return await open(path, "wx", 0o600);
     }
   };
@@ -101,9 +96,7 @@ export function createFolderWrites(view: FolderView, onWrite: (error: unknown) =
       return false;
     }
     await syncFolder();
-    cache.set(name, { lead, mtimeMs });
-    fileOf.set(lead.id, name);
-    reported.delete(name);
+    view.rememberWrite(name, lead, mtimeMs);
     return true;
   };
 

@@ -1,3 +1,4 @@
+/** The double-submit memory replicated in PostgreSQL: one row per enquiry, held by every replica. */
 import { createHmac } from "node:crypto";
 import type { Database } from "~/db/database.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
@@ -28,7 +29,7 @@ interface Submission<T> {
  * `stillHolds` says its lead was erased: then the row is dropped and the enquiry runs again.
  * `null`: the database cannot be used now; the caller runs the enquiry on its own memory.
  */
-export interface SharedSubmissions {
+export interface PostgresSubmissions {
   /** The salt fingerprints are made with, once the database is ready; null before. */
   salt(): string | null;
   /** `enquiry`'s fingerprint within `scope` (kept, or a filter's reason); null while unusable. */
@@ -38,7 +39,7 @@ export interface SharedSubmissions {
   sweep(): Promise<void>;
 }
 
-export function createSharedSubmissions(database: Database): SharedSubmissions {
+export function createPostgresSubmissions(database: Database): PostgresSubmissions {
   let salt: string | null = null;
   database
     .ready()

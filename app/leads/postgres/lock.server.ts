@@ -1,7 +1,8 @@
+/** The PostgreSQL store's deliverer lock: a session advisory lock on a connection of its own. */
 import type { PoolClient } from "pg";
 import { DELIVERER_LOCK } from "~/db/advisory-locks.server";
 import type { Database } from "~/db/database.server";
-import type { DelivererLock } from "~/leads/lock.server";
+import type { DelivererLock } from "~/leads/deliverer-lock";
 
 /**
  * One deliverer for every replica on the database: whoever holds a PostgreSQL session advisory
@@ -9,7 +10,7 @@ import type { DelivererLock } from "~/leads/lock.server";
  * the moment that connection ends (the replica killed, its connection terminated), and another
  * replica's next `acquire` gets it: no clock, heartbeat file or staleness rule decides.
  */
-export function createPgDelivererLock(database: Database): DelivererLock {
+export function createPostgresDelivererLock(database: Database): DelivererLock {
   let held: PoolClient | null = null;
   let cut = false;
   // A connection cut while it is out of the pool emits here; without a listener the process would crash.
@@ -85,7 +86,7 @@ export function createPgDelivererLock(database: Database): DelivererLock {
 }
 
 /** Who holds the deliverer lock, as PostgreSQL tells it; null when no replica does. */
-export async function readPgLockHolder(
+export async function readPostgresLockHolder(
   database: Database,
 ): Promise<{ pid: number; client: string; since: string } | null> {
   const { rows } = await database.query<{ pid: number; client: string | null; since: Date | null }>(

@@ -1,3 +1,4 @@
+/** The PostgreSQL lead store: the `leads` and `erasures` tables, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/database.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
@@ -5,12 +6,15 @@ import {
   countLeads,
   type LeadCounts,
   type LeadStore,
+  type LeadStoreOptions,
+  MAX_LEADS,
+  MAX_SPAM_PER_REASON,
   type Retention,
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
 import { type Lead, logLeadState, newLead, UNDELIVERED_STATES } from "~/leads/lead";
-import { eraseLeadRow, isErasedRow } from "~/leads/pg-erasure.server";
+import { eraseLeadRow, isErasedRow } from "~/leads/postgres/erasure.server";
 import {
   LEAD_COLUMNS,
   LEAD_VALUES,
@@ -18,8 +22,7 @@ import {
   leadFromRow,
   leadsFromRows,
   leadValues,
-} from "~/leads/pg-rows.server";
-import { MAX_LEADS, MAX_SPAM_PER_REASON } from "~/leads/store.server";
+} from "~/leads/postgres/rows.server";
 
 /**
  * How long a claimed lead is another deliverer's to leave alone: three EmailJS time limits. A
@@ -38,16 +41,9 @@ const UNDELIVERED = `state IN (${UNDELIVERED_STATES.map((state) => `'${state}'`)
  * and transactions decide what the folder store decides with files and renames. Times a lead
  * carries come from this process's clock (as in the folder); leases come from the database's.
  */
-export function createPgLeadStore(options: {
-  database: Database;
-  maxLeads?: number;
-  maxSpamPerReason?: number;
-  leaseSeconds?: number;
-  now?: () => Date;
-  log?: (line: string) => void;
-  /** Told after every write and probe: null when it worked, the error when it did not. */
-  onWrite?: (error: unknown) => void;
-}): LeadStore {
+export function createPostgresLeadStore(
+  options: LeadStoreOptions & { database: Database; leaseSeconds?: number },
+): LeadStore {
   const { database, leaseSeconds = LEASE_SECONDS, now = () => new Date(), log = console.error } = options;
   const { maxLeads = MAX_LEADS, maxSpamPerReason = MAX_SPAM_PER_REASON, onWrite = () => {} } = options;
   /** The pending leads due soonest, as of the last scan or write. */
@@ -151,7 +147,7 @@ export function createPgLeadStore(options: {
       return leadsFromRows(rows);
     },
 
-    counts: (overrides) => countRows(database, overrides),
+    counts: (unwrittenOutcomes) => countRows(database, unwrittenOutcomes),
 
     prune: (retention) => pruneRows(database, retention, now()),
 
@@ -204,15 +200,18 @@ async function capQuarantine(database: Database, reason: string, max: number, lo
   }
 }
 
-/** The counts of each state, the `overrides` (outcomes not written yet) counted as they are. */
-async function countRows(database: Database, overrides?: ReadonlyMap<string, Lead>): Promise<LeadCounts> {
-  const ids = [...(overrides?.keys() ?? [])];
+/** The counts of each state, delivery's unwritten outcomes counted as they are. */
+async function countRows(
+  database: Database,
+  unwrittenOutcomes?: ReadonlyMap<string, Lead>,
+): Promise<LeadCounts> {
+  const ids = [...(unwrittenOutcomes?.keys() ?? [])];
   const { rows } = await database.query<{ state: string; count: number; oldest: Date | null }>(
     `SELECT state, count(*)::int AS count, min(received_at) AS oldest FROM leads
      WHERE NOT (id = ANY($1::uuid[])) GROUP BY state`,
     [ids],
   );
-  const counts = countLeads([...(overrides?.values() ?? [])]);
+  const counts = countLeads([...(unwrittenOutcomes?.values() ?? [])]);
   for (const row of rows) {
     if (!(row.state in counts) || row.state === "oldestPendingAt") continue;
     counts[row.state as Lead["state"]] += row.count;

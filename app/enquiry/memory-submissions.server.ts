@@ -1,3 +1,4 @@
+/** The double-submit memory of this process: an enquiry run once per content hash. */
 import { createHmac, randomBytes } from "node:crypto";
 import type { Enquiry } from "~/lead-parts/enquiry";
 
@@ -6,25 +7,25 @@ import type { Enquiry } from "~/lead-parts/enquiry";
  * under a random key of this process), so a double click, a resubmitted page or a retry after a
  * lost response is kept once, and the memory holds nothing about the person who wrote it.
  */
-export interface IdempotencyStore<T> {
+export interface MemorySubmissions<T> {
   /**
    * Runs `task` once per key. A second call with the same key while the first runs, or after it
    * produced a result worth keeping, gets that result instead of running again, unless
    * `stillHolds` says the result no longer stands (its lead was erased or removed): then the
-   * task runs again. `shared`, when given, runs it in the memory the replicas share instead
+   * task runs again. `replicated`, when given, runs it in the replicated memory (held by every replica) instead
    * (with DATABASE_URL); it answers null when that memory cannot be used now.
    */
   run(
     key: string,
     task: () => Promise<T>,
     stillHolds?: (result: T) => Promise<boolean>,
-    shared?: SharedRun<T>,
+    replicated?: ReplicatedRun<T>,
   ): Promise<{ result: T; duplicate: boolean }>;
   size(): number;
 }
 
 /** Runs a task once across replicas: its outcome (a duplicate: another replica's), or null. */
-export type SharedRun<T> = (task: () => Promise<T>) => Promise<{ result: T; duplicate: boolean } | null>;
+export type ReplicatedRun<T> = (task: () => Promise<T>) => Promise<{ result: T; duplicate: boolean } | null>;
 
 const HASH_KEY = randomBytes(32);
 
@@ -35,13 +36,13 @@ export function enquiryKey(scope: string, enquiry: Enquiry): string {
     .digest("base64url");
 }
 
-export function createIdempotencyStore<T>(options: {
+export function createMemorySubmissions<T>(options: {
   /** Whether a finished result is remembered; a failure is forgotten so a retry may run again. */
   keep: (result: T) => boolean;
   ttlMs: number;
   maxEntries?: number;
   now?: () => number;
-}): IdempotencyStore<T> {
+}): MemorySubmissions<T> {
   const { keep, ttlMs, maxEntries = 5_000, now = Date.now } = options;
   type Entry = { expires: number; result: Promise<T> };
   const entries = new Map<string, Entry>();
@@ -58,11 +59,11 @@ export function createIdempotencyStore<T>(options: {
   };
 
   /** Runs `task` as the one for `key`: its entry is set before anything awaits. */
-  const start = async (key: string, task: () => Promise<T>, time: number, shared?: SharedRun<T>) => {
+  const start = async (key: string, task: () => Promise<T>, time: number, replicated?: ReplicatedRun<T>) => {
     if (entries.size >= maxEntries) prune(time);
     let elsewhere = false;
-    const result = shared
-      ? shared(task).then((outcome) => {
+    const result = replicated
+      ? replicated(task).then((outcome) => {
           if (outcome === null) return task();
           elsewhere = outcome.duplicate;
           return outcome.result;
@@ -81,11 +82,11 @@ export function createIdempotencyStore<T>(options: {
   };
 
   return {
-    async run(key, task, stillHolds = async () => true, shared) {
+    async run(key, task, stillHolds = async () => true, replicated) {
       for (;;) {
         const existing = entries.get(key);
         const time = now();
-        if (!existing || existing.expires <= time) return start(key, task, time, shared);
+        if (!existing || existing.expires <= time) return start(key, task, time, replicated);
         const result = await existing.result.catch(() => null);
         if (result !== null && (await stillHolds(result))) return { result, duplicate: true };
         if (entries.get(key) === existing) entries.delete(key);

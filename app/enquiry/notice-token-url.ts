@@ -1,3 +1,4 @@
+/** Removes the success notice's token from the address bar once the notice is shown. */
 import { type ShouldRevalidateFunction, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { NOTICE_PARAMETER } from "~/enquiry/notices";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keepDataWhenTokenLeaves } from "~/enquiry/landing-url";
+import { keepDataWhenTokenLeaves } from "~/enquiry/notice-token-url";
 
 type Args = Parameters<typeof keepDataWhenTokenLeaves>[0];
 

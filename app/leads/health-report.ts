@@ -1,3 +1,4 @@
+/** The lead store's health report, as `/healthz` and `npm run leads -- --health` show it. */
 import type { LeadCounts, WriteOutcome } from "~/leads/contract.server";
 
 /** What the lead store looks like from outside: the details of `/healthz` and `npm run leads -- --health`. */

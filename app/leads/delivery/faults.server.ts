@@ -1,3 +1,4 @@
+/** Delivery's fault report: one log line per failing task, said again only when its error changes. */
 import { DatabaseUnavailableError } from "~/db/database.server";
 import type { LeadStore } from "~/leads/contract.server";
 

@@ -1,3 +1,4 @@
+/** Delivery outcomes the store could not write yet, kept in memory and written again until it takes them. */
 import type { LeadStore } from "~/leads/contract.server";
 import type { Lead } from "~/leads/lead";
 
@@ -5,7 +6,8 @@ import type { Lead } from "~/leads/lead";
 const FIRST_WRITE_RETRY_MS = 1_000;
 const MAX_WRITE_RETRY_MS = 60_000;
 
-interface Unwritten {
+/** An unwritten outcome and when it is written again. */
+interface Retry {
   lead: Lead;
   retryAt: number;
   delayMs: number;
@@ -22,8 +24,10 @@ export function createOutcomeWriter(options: {
   log: (line: string) => void;
 }) {
   const { store, now, log } = options;
-  const unwritten = new Map<string, Unwritten>();
-  const latest = new Map<string, Lead>();
+  /** The unwritten outcomes by lead id, with their retry times… */
+  const retries = new Map<string, Retry>();
+  /** …and the same outcomes as leads, which win over what the store holds. */
+  const unwrittenOutcomes = new Map<string, Lead>();
 
   // One line when writing outcomes starts failing (per cause), one when they are written again.
   let fault = "";
@@ -44,17 +48,17 @@ export function createOutcomeWriter(options: {
   };
 
   /** Writes an outcome; one that cannot be written stays in memory and is tried again later. */
-  const write = async (lead: Lead, previous?: Unwritten) => {
+  const write = async (lead: Lead, previous?: Retry) => {
     try {
       // False when the lead was erased meanwhile: nothing to write, then or ever.
       await store.save(lead);
-      unwritten.delete(lead.id);
-      latest.delete(lead.id);
-      if (unwritten.size === 0) worked();
+      retries.delete(lead.id);
+      unwrittenOutcomes.delete(lead.id);
+      if (retries.size === 0) worked();
     } catch (error) {
       const delayMs = previous ? Math.min(previous.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
-      unwritten.set(lead.id, { lead, retryAt: now().getTime() + delayMs, delayMs });
-      latest.set(lead.id, lead);
+      retries.set(lead.id, { lead, retryAt: now().getTime() + delayMs, delayMs });
+      unwrittenOutcomes.set(lead.id, lead);
       failed(error);
     }
   };
@@ -64,21 +68,22 @@ export function createOutcomeWriter(options: {
     /** Writes the outcomes whose retry is due (all of them with `all`). */
     async writeDue(all = false) {
       const time = now().getTime();
-      for (const entry of [...unwritten.values()]) {
+      for (const entry of [...retries.values()]) {
         if (all || entry.retryAt <= time) await write(entry.lead, entry);
       }
     },
     /** The store takes writes again: every waiting outcome is due now. */
     retryNow() {
-      for (const entry of unwritten.values()) entry.retryAt = 0;
+      for (const entry of retries.values()) entry.retryAt = 0;
     },
     /** Milliseconds until the first retry is due (Infinity when none waits). */
-    firstRetryIn: () => Math.min(...[...unwritten.values()].map((entry) => entry.retryAt - now().getTime())),
-    size: () => unwritten.size,
-    /** Whether an outcome EmailJS accepted still waits to be written. */
-    holdsSent: () => [...unwritten.values()].some((entry) => entry.lead.state === "sent"),
-    /** Outcomes not written yet, by lead id: they win over what the store holds. */
-    pending: (): ReadonlyMap<string, Lead> => latest,
+    firstRetryIn: () => Math.min(...[...retries.values()].map((entry) => entry.retryAt - now().getTime())),
+    /** How many unwritten outcomes wait. */
+    unwrittenCount: () => retries.size,
+    /** Whether an outcome EmailJS accepted is among the unwritten outcomes. */
+    sentUnwritten: () => [...retries.values()].some((entry) => entry.lead.state === "sent"),
+    /** The unwritten outcomes by lead id: they win over what the store holds. */
+    unwrittenOutcomes: (): ReadonlyMap<string, Lead> => unwrittenOutcomes,
   };
 }
 

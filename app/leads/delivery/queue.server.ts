@@ -1,7 +1,8 @@
+/** Delivery's queue: picks the due leads and sends them one at a time, recording each outcome. */
 import type { LeadStore } from "~/leads/contract.server";
+import type { OutcomeWriter } from "~/leads/delivery/outcomes.server";
 import { type Lead, logLeadState } from "~/leads/lead";
-import type { OutcomeWriter } from "~/leads/outcomes.server";
-import { afterAttempt } from "~/leads/schedule";
+import { afterAttempt } from "~/leads/retry-policy";
 import type { SendResult } from "~/mail/types";
 
 /**
@@ -41,7 +42,7 @@ export function createDeliveryQueue(options: {
   const accepted = new Set<string>();
   let lastSendAt = 0;
 
-  const current = (lead: Lead) => outcomes.pending().get(lead.id) ?? lead;
+  const current = (lead: Lead) => outcomes.unwrittenOutcomes().get(lead.id) ?? lead;
   const dueAt = (lead: Lead) => (immediate.has(lead.id) ? 0 : Date.parse(lead.nextAttemptAt));
 
   return {

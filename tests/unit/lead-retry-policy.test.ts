@@ -7,7 +7,7 @@ import {
   MAX_RETRY_GAP_MS,
   requeue,
   retryDelayMs,
-} from "~/leads/schedule";
+} from "~/leads/retry-policy";
 import type { SendResult } from "~/mail/types";
 
 const start = new Date("2026-11-01T10:00:00Z");

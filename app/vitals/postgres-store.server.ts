@@ -1,3 +1,4 @@
+/** The PostgreSQL field metrics store: the `vitals` table, behind the field metrics store contract. */
 import type { Database } from "~/db/database.server";
 import { within } from "~/db/within.server";
 import type { VitalsRecord } from "~/vitals/metrics";
@@ -13,7 +14,7 @@ const APPEND_WAIT_MS = 2_000;
  * which the server runs hourly. While the database is unreachable beacons are dropped: the
  * visitor's page is unaffected and the database's own line says it is down.
  */
-export function createDatabaseVitalsStore(database: Database, log = console.error): VitalsStore {
+export function createPostgresVitalsStore(database: Database, log = console.error): VitalsStore {
   let failing = false;
   return {
     async append(records: VitalsRecord[]) {
@@ -65,7 +66,7 @@ export function createDatabaseVitalsStore(database: Database, log = console.erro
 }
 
 /** Every stored metric since `since`, for the summary (`npm run vitals`). */
-export async function readDatabaseRecords(database: Database, since: Date): Promise<VitalsRecord[]> {
+export async function readPostgresRecords(database: Database, since: Date): Promise<VitalsRecord[]> {
   const { rows } = await database.query<{
     at: Date;
     route: string;

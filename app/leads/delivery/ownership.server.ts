@@ -1,6 +1,10 @@
+/**
+ * Whether this process is the deliverer: takes, keeps and gives up the deliverer lock, and prunes
+ * expired leads while it holds it.
+ */
 import type { LeadStore, Retention } from "~/leads/contract.server";
-import type { FaultReport } from "~/leads/delivery-faults.server";
-import type { DelivererLock } from "~/leads/lock.server";
+import type { DelivererLock } from "~/leads/deliverer-lock";
+import type { FaultReport } from "~/leads/delivery/faults.server";
 
 /** How often the deliverer removes leads past their retention. */
 const PRUNE_MS = 60 * 60_000;

@@ -1,3 +1,4 @@
+/** The retry policy: which send results are final, and when a failed send is tried again. */
 import type { Lead, LeadState } from "~/leads/lead";
 import type { SendResult } from "~/mail/types";
 

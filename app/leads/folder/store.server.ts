@@ -1,27 +1,21 @@
+/** The folder lead store: one JSON file per lead in the data folder, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
 import { access, lstat, mkdir, readdir, stat, unlink, writeFile as writeNewFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   countLeads,
   type LeadStore,
+  type LeadStoreOptions,
+  MAX_LEADS,
+  MAX_SPAM_PER_REASON,
   type Retention,
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
-import { createFolderScan } from "~/leads/folder-scan.server";
-import { createFolderView, type FolderView } from "~/leads/folder-view.server";
-import { createFolderWrites, fsyncFolder } from "~/leads/folder-writes.server";
+import { createFolderScan } from "~/leads/folder/scan.server";
+import { createFolderView, type FolderView } from "~/leads/folder/view.server";
+import { createFolderWrites, fsyncFolder } from "~/leads/folder/writes.server";
 import { type Lead, leadFileName, logLeadState, newLead } from "~/leads/lead";
-
-/**
- * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) the store
- * keeps at most, and how many files in all (about 20 MB): past it the oldest `sent` leads
- * make room, and when only undelivered ones are left, enquiries are not kept.
- */
-export const MAX_LEADS = 10_000;
-
-/** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
-export const MAX_SPAM_PER_REASON = 1_000;
 
 /** Delivered leads removed at once when the disk is full, so a new enquiry fits. */
 const ROOM_ON_ENOSPC = 16;
@@ -61,17 +55,13 @@ export interface FolderLeadStore extends LeadStore {
  * file with exactly its own name holds (a copy under another name is never a second lead), and
  * every path is the folder plus a name read from it or made here.
  */
-export function createLeadStore(options: {
-  folder: string;
-  /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
-  create?: boolean;
-  maxLeads?: number;
-  maxSpamPerReason?: number;
-  now?: () => Date;
-  log?: (line: string) => void;
-  /** Told after every write and probe: null when it worked, the error when it did not. */
-  onWrite?: (error: unknown) => void;
-}): FolderLeadStore {
+export function createFolderLeadStore(
+  options: LeadStoreOptions & {
+    folder: string;
+    /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
+    create?: boolean;
+  },
+): FolderLeadStore {
   const {
     folder,
     create = true,
@@ -82,7 +72,7 @@ export function createLeadStore(options: {
     onWrite = () => {},
   } = options;
   const view = createFolderView({ folder, create, erased: erasedFolder(folder), log, now });
-  const { fileOf, saving, sorted, remove, wasErased, countUndelivered } = view;
+  const { fileOf, sorted, remove, wasErased, countUndelivered } = view;
   const writes = createFolderWrites(view, onWrite);
   const scan = createFolderScan(view);
 
@@ -105,7 +95,7 @@ export function createLeadStore(options: {
 
   /** Writes a new lead; on a full disk the oldest delivered leads make room once. */
   const addLead = async (lead: Lead) => {
-    const size = view.cache.size;
+    const size = view.size();
     if (size >= maxLeads) await makeRoom(size - maxLeads + 1, `it holds ${maxLeads} leads`);
     const name = leadFileName(lead);
     try {
@@ -130,7 +120,7 @@ export function createLeadStore(options: {
 
     async quarantine(enquiry, reason, source) {
       // The bound counts what the folder holds: right after start, the first scan may still run.
-      if (!view.scanned) await scan().catch(() => undefined);
+      if (!view.scanned()) await scan().catch(() => undefined);
       const lead = await addLead(
         newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source }),
       );
@@ -145,11 +135,11 @@ export function createLeadStore(options: {
     },
 
     async save(lead) {
-      const name = fileOf.get(lead.id);
+      const name = fileOf(lead.id);
       if (name !== undefined) {
-        saving.add(lead.id);
+        view.startSave(lead.id);
         const written = await writes.write(name, lead, true);
-        saving.delete(lead.id);
+        view.endSave(lead.id);
         return written;
       }
       if (await wasErased(lead)) return false;
@@ -169,7 +159,7 @@ export function createLeadStore(options: {
     isErased: wasErased,
 
     async has(id) {
-      const name = fileOf.get(id);
+      const name = fileOf(id);
       if (name === undefined) return false;
       const erasure = await access(join(view.erased, id)).then(
         () => true,
@@ -190,7 +180,8 @@ export function createLeadStore(options: {
 
     list: scan,
 
-    counts: async (overrides) => countLeads(view.scanned ? sorted() : await scan(), overrides),
+    counts: async (unwrittenOutcomes) =>
+      countLeads(view.scanned() ? sorted() : await scan(), unwrittenOutcomes),
 
     full: () => countUndelivered() >= maxLeads,
 

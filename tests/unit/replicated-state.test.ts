@@ -3,11 +3,11 @@ import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrations } from "~/db/migrations.server";
 import { createEnquiryLimits, type EnquiryLimits, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { NOTICE_PARAMETER } from "~/enquiry/notices";
+import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { createSentNotices, NOTICE_TTL_MS } from "~/enquiry/sent-notice.server";
-import { createSharedSubmissions, type SharedSubmissions } from "~/enquiry/shared-submissions.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
-import { createDatabaseVitalsStore, readDatabaseRecords } from "~/vitals/database-store.server";
 import type { Beacon } from "~/vitals/metrics";
+import { createPostgresVitalsStore, readPostgresRecords } from "~/vitals/postgres-store.server";
 import { RETENTION_MS, recordsOf } from "~/vitals/store.server";
 import { summarise } from "~/vitals/summary";
 import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
@@ -18,7 +18,7 @@ import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../sup
 const secret = "a-shared-secret-of-at-least-32-characters";
 let postgres: TestPostgres;
 beforeAll(async () => {
-  postgres = await startPostgres("pg-unit-shared");
+  postgres = await startPostgres("pg-unit-replicated");
 }, 60_000);
 afterAll(async () => {
   await postgres?.dispose();
@@ -141,9 +141,9 @@ const beacon: Beacon = {
 describe("field metrics with DATABASE_URL", () => {
   test("two replicas' visitors are summarised together, with the device's capacity when reported", async () => {
     const { databases } = await replicas(2);
-    const [a, b] = databases.map((database) => createDatabaseVitalsStore(database)) as [
-      ReturnType<typeof createDatabaseVitalsStore>,
-      ReturnType<typeof createDatabaseVitalsStore>,
+    const [a, b] = databases.map((database) => createPostgresVitalsStore(database)) as [
+      ReturnType<typeof createPostgresVitalsStore>,
+      ReturnType<typeof createPostgresVitalsStore>,
     ];
     const now = new Date();
     expect(await a.append(recordsOf(beacon, now))).toBe(true);
@@ -154,7 +154,7 @@ describe("field metrics with DATABASE_URL", () => {
         ),
       ),
     ).toBe(true);
-    const records = await readDatabaseRecords(
+    const records = await readPostgresRecords(
       databases[0] as Database,
       new Date(now.getTime() - RETENTION_MS),
     );
@@ -176,7 +176,7 @@ describe("field metrics with DATABASE_URL", () => {
 
   test("rows older than 28 days are deleted by the hourly prune", async () => {
     const { url, databases } = await replicas(1);
-    const store = createDatabaseVitalsStore(databases[0] as Database);
+    const store = createPostgresVitalsStore(databases[0] as Database);
     const now = Date.now();
     await store.append(recordsOf(beacon, new Date(now - RETENTION_MS - 60 * 60 * 1000)));
     await store.append(recordsOf(beacon, new Date(now - RETENTION_MS + 2 * 60 * 60 * 1000)));
@@ -190,7 +190,7 @@ describe("field metrics with DATABASE_URL", () => {
     const lines: string[] = [];
     const { databases } = await replicas(1, lines);
     const database = databases[0] as Database;
-    const store = createDatabaseVitalsStore(database, (line) => lines.push(line));
+    const store = createPostgresVitalsStore(database, (line) => lines.push(line));
     await postgres.stop();
     try {
       await database.query("SELECT 1").catch(() => {});
@@ -296,9 +296,9 @@ describe("double submits with DATABASE_URL", () => {
   test("the same enquiry on two replicas at once runs once; the other replica answers with its outcome", async () => {
     const { databases } = await replicas(2);
     const queries = databases.map((database) => vi.spyOn(database, "query"));
-    const shared = databases.map((database) => createSharedSubmissions(database));
-    await expect.poll(() => shared.every((replica) => replica.salt() !== null)).toBe(true);
-    expect(shared[0]?.salt()).toBe(shared[1]?.salt());
+    const replicated = databases.map((database) => createPostgresSubmissions(database));
+    await expect.poll(() => replicated.every((replica) => replica.salt() !== null)).toBe(true);
+    expect(replicated[0]?.salt()).toBe(replicated[1]?.salt());
     /** How often replica `index` read the claim of a submission another replica holds. */
     const claimReads = (index: number) =>
       queries[index]?.mock.calls.filter(([text]) => text.startsWith("SELECT outcome")).length ?? 0;
@@ -310,7 +310,7 @@ describe("double submits with DATABASE_URL", () => {
       return { kind: "stored", leadId: "lead-1" };
     };
     const outcomes = await Promise.all(
-      shared.map((replica, index) =>
+      replicated.map((replica, index) =>
         replica.run({
           fingerprint: "f1",
           task: taskOf(index),
@@ -331,9 +331,9 @@ describe("double submits with DATABASE_URL", () => {
 
   test("an outcome whose lead was erased no longer counts; a failure is not remembered", async () => {
     const { databases } = await replicas(2);
-    const [a, b] = databases.map((database) => createSharedSubmissions(database)) as [
-      SharedSubmissions,
-      SharedSubmissions,
+    const [a, b] = databases.map((database) => createPostgresSubmissions(database)) as [
+      PostgresSubmissions,
+      PostgresSubmissions,
     ];
     await expect.poll(() => a.salt() !== null && b.salt() !== null).toBe(true);
     let runs = 0;
@@ -343,7 +343,7 @@ describe("double submits with DATABASE_URL", () => {
     };
     const erased = new Set<string>();
     const stillHolds = async (result: { kind: string; leadId?: string }) => !erased.has(result.leadId ?? "");
-    const submit = (replica: SharedSubmissions, task = stored) =>
+    const submit = (replica: PostgresSubmissions, task = stored) =>
       replica.run({ fingerprint: "f2", task, keep: kept, stillHolds, ttlMs: 60_000 });
     expect(await submit(a)).toMatchObject({ duplicate: false });
     expect(await submit(b)).toMatchObject({ duplicate: true, result: { leadId: "lead-1" } });
@@ -367,14 +367,14 @@ describe("double submits with DATABASE_URL", () => {
 
   test("a claim left by a replica that died is taken over once its lease has passed", async () => {
     const { url, databases } = await replicas(1);
-    const shared = createSharedSubmissions(databases[0] as Database);
-    await expect.poll(() => shared.salt() !== null).toBe(true);
+    const replicated = createPostgresSubmissions(databases[0] as Database);
+    await expect.poll(() => replicated.salt() !== null).toBe(true);
     await postgres.sql(
       "INSERT INTO submissions (fingerprint, outcome, expires_at) VALUES ('f4', 'running', now() - interval '1 second')",
       [],
       nameOf(url),
     );
-    const outcome = await shared.run({
+    const outcome = await replicated.run({
       fingerprint: "f4",
       task: async () => ({ kind: "stored" }),
       keep: kept,

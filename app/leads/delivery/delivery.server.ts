@@ -1,12 +1,13 @@
+/** Delivery: the loop that sends pending leads to the agency while this process holds the deliverer lock. */
 import type { LeadStore } from "~/leads/contract.server";
-import { createFaultReport } from "~/leads/delivery-faults.server";
-import { createDelivererOwnership } from "~/leads/delivery-ownership.server";
-import { createDeliveryQueue, type SendLead } from "~/leads/delivery-queue.server";
+import { type DelivererLock, HEARTBEAT_MS } from "~/leads/deliverer-lock";
+import { createFaultReport } from "~/leads/delivery/faults.server";
+import { createOutcomeWriter, type OutcomeWriter } from "~/leads/delivery/outcomes.server";
+import { createDelivererOwnership } from "~/leads/delivery/ownership.server";
+import { createDeliveryQueue, type SendLead } from "~/leads/delivery/queue.server";
 import { type Lead, logLeadState } from "~/leads/lead";
-import { type DelivererLock, HEARTBEAT_MS } from "~/leads/lock.server";
-import { createOutcomeWriter, type OutcomeWriter } from "~/leads/outcomes.server";
 
-export type { SendLead } from "~/leads/delivery-queue.server";
+export type { SendLead } from "~/leads/delivery/queue.server";
 
 /**
  * How delivery reaches the agency, as server/services.ts wires it from the mail configuration:
@@ -30,10 +31,10 @@ export interface Delivery {
    * bounds the wait: SHUTDOWN_DEADLINE), then lets go of the lock.
    */
   stop(): Promise<void>;
-  /** Outcomes EmailJS gave that are not written yet (kept in memory, written again with backoff). */
-  unwritten(): number;
-  /** Those outcomes by lead id: they win over what the store holds. */
-  outcomes(): ReadonlyMap<string, Lead>;
+  /** How many unwritten outcomes (EmailJS's answers the store has not taken yet) wait in memory. */
+  unwrittenCount(): number;
+  /** The unwritten outcomes by lead id: they win over what the store holds. */
+  unwrittenOutcomes(): ReadonlyMap<string, Lead>;
   /** The store's delivery view as this process knows it (an outcome not yet written wins), oldest first. */
   leads(): Lead[];
 }
@@ -125,7 +126,7 @@ export function createDelivery(options: {
       const lead = queue.next();
       const time = now().getTime();
       if (!lead) {
-        if (outcomes.size() > 0) schedule(Math.min(outcomes.firstRetryIn(), scanMs));
+        if (outcomes.unwrittenCount() > 0) schedule(Math.min(outcomes.firstRetryIn(), scanMs));
         return;
       }
       const wait = Math.max(queue.dueAt(lead) - time, queue.lastSendAt() + intervalMs - time);
@@ -153,8 +154,8 @@ export function createDelivery(options: {
     // While writes fail, a probe every scan tells the moment the store takes them again.
     const written = store.lastWrite();
     if (!written?.ok || now().getTime() - written.at >= PROBE_AFTER_MS) await store.probe();
-    if (outcomes.size() > 0 && store.lastWrite()?.ok) outcomes.retryNow();
-    if ((scanned && ownership.owns()) || outcomes.size() > 0) schedule(0);
+    if (outcomes.unwrittenCount() > 0 && store.lastWrite()?.ok) outcomes.retryNow();
+    if ((scanned && ownership.owns()) || outcomes.unwrittenCount() > 0) schedule(0);
   }
 
   const every = (ms: number, task: () => Promise<void>) => {
@@ -180,8 +181,8 @@ export function createDelivery(options: {
       timers.length = 0;
       await ownership.release();
     },
-    unwritten: () => outcomes.size(),
-    outcomes: () => outcomes.pending(),
+    unwrittenCount: () => outcomes.unwrittenCount(),
+    unwrittenOutcomes: () => outcomes.unwrittenOutcomes(),
     leads: () => store.leads().map(queue.current),
   };
 }
@@ -206,9 +207,9 @@ async function fileInInbox(
 /** Writes the outcomes of sends EmailJS accepted until none waits (the caller bounds the wait). */
 async function writeSentOutcomes(outcomes: OutcomeWriter) {
   let delayMs = 200;
-  while (outcomes.holdsSent()) {
+  while (outcomes.sentUnwritten()) {
     await outcomes.writeDue(true);
-    if (outcomes.size() === 0) break;
+    if (outcomes.unwrittenCount() === 0) break;
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     delayMs = Math.min(delayMs * 2, 2_000);
   }

@@ -1,3 +1,4 @@
+/** Records in the browser where a visit came from (first landing and referring site) for the enquiry form. */
 import { MAX_LANDING_LENGTH, SOURCE_FIELDS } from "~/enquiry/source-fields";
 
 /**
@@ -6,7 +7,7 @@ import { MAX_LANDING_LENGTH, SOURCE_FIELDS } from "~/enquiry/source-fields";
  * go with the enquiry form's data when it is submitted, however many pages the visitor opened
  * in between without reloading. Called once, at start-up, before the router changes the URL.
  */
-export function keepLanding(): void {
+export function recordVisitSource(): void {
   const landing = location.pathname + location.search;
   const referrer = document.referrer && new URL(document.referrer).origin;
   // `formdata` fires whenever the form's data is gathered: by Remix's submit and by the browser's own.

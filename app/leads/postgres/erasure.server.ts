@@ -1,3 +1,4 @@
+/** The PostgreSQL store's erasures: a lead's row deleted and its id recorded in one transaction. */
 import type { PoolClient } from "pg";
 import { LEAD_ID_LOCKS } from "~/db/advisory-locks.server";
 import type { Database } from "~/db/database.server";

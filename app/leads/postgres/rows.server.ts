@@ -1,3 +1,4 @@
+/** How a lead maps to a row of the `leads` table, and back. */
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
 import { parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";
