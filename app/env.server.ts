@@ -82,6 +82,25 @@ const webhookSecret = z
     `must be whsec_ and a base64 key of at least ${MIN_WEBHOOK_KEY_BYTES} bytes: whsec_ and the output of \`openssl rand -base64 32\``,
   );
 
+/** An address a `mailto:` link carries as it is: ASCII, nothing a URL or a mail header must escape. */
+const PLAIN_ADDRESS = /^[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+const CONTACT_NAME = /^[^\p{Cc}<>"]{1,80}$/u;
+
+/** Who answers questions about personal data (DPDP Rules, rule 9): `Name <address>` or an address. */
+const privacyContact = z.string().transform((value, context): { name?: string; email: string } => {
+  const named = /^(.*?)\s*<([^<>]*)>$/.exec(value.trim());
+  const name = named?.[1]?.trim();
+  const email = (named ? (named[2] ?? "") : value).trim();
+  if (PLAIN_ADDRESS.test(email) && (!name || CONTACT_NAME.test(name))) {
+    return name ? { name, email } : { email };
+  }
+  context.addIssue({
+    code: "custom",
+    message: "must be an e-mail address, or a name and an address, such as Asha Rao <privacy@example.in>",
+  });
+  return z.NEVER;
+});
+
 const schema = {
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   /** Listen address; unset: every interface (the image needs that). */
@@ -118,6 +137,8 @@ const schema = {
     .max(86_400, "must be at most 86400 (a day)")
     .default(0),
   ENQUIRY_SPAM_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** Unset: the footer's e-mail address (~/content/site). */
+  PRIVACY_CONTACT: privacyContact.optional(),
   HEALTH_TOKEN: z
     .string()
     .trim()
@@ -154,8 +175,8 @@ const schema = {
 
 /**
  * Variables whose value never goes into a log line, not even a wrong one: secrets, the block
- * list (people's addresses and numbers), and webhook URLs (Slack's carry a token in the path;
- * their lines name the host at most).
+ * list (people's addresses and numbers), the privacy contact (a person's name and address), and
+ * webhook URLs (Slack's carry a token in the path; their lines name the host at most).
  */
 const SECRETS = new Set<string>([
   "DATABASE_URL",
@@ -166,6 +187,7 @@ const SECRETS = new Set<string>([
   "LEAD_WEBHOOK_URL",
   "LEAD_WEBHOOK_SECRET",
   "ALERT_WEBHOOK_URL",
+  "PRIVACY_CONTACT",
 ]);
 
 type Schema = typeof schema;

@@ -3,6 +3,8 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
+import { PrivacyNotice } from "~/components/privacy-notice.server";
+import { ServerRendered } from "~/components/server-rendered";
 import type { Notice } from "~/enquiry/notices";
 import { HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/trap-fields";
 import { MAX_LENGTH } from "~/lead-parts/enquiry";
@@ -145,6 +147,9 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
           <textarea {...control} rows={4} maxLength={MAX_LENGTH.message} className={controlClassName} />
         )}
       </Field>
+
+      {/* Before Submit: what sending the form consents to (DPDP Act §5). */}
+      <ServerRendered id="privacy-notice" render={PrivacyNotice} />
 
       <div className="col-span-12">
         <button

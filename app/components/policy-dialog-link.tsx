@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useId, useRef } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useId, useRef } from "react";
 import type { Policy } from "~/content/policies/types";
 import { useHydrated } from "~/hooks/use-hydrated";
 
@@ -21,38 +21,46 @@ export function PolicyDialogLink({ href, className, children }: PolicyDialogLink
   const hydrated = useHydrated();
   const fetcher = useFetcher<{ policy: Policy }>();
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const linkRef = useRef<HTMLAnchorElement>(null);
+  const openerRef = useRef<HTMLElement | null>(null);
   const titleId = useId();
   const policy = fetcher.data?.policy;
 
-  const load = () => {
+  const load = useCallback(() => {
     if (fetcher.state === "idle" && !fetcher.data) fetcher.load(href);
     void import("./policy-body");
-  };
+  }, [fetcher, href]);
 
-  const open = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    load();
-    dialogRef.current?.showModal();
-  };
-
+  // Every link whose `data-policy-dialog` names this policy opens the dialog: this one, and those
+  // in server-rendered markup, which is never hydrated (the privacy notice). The focus returns
+  // to the link that opened it.
   useEffect(() => {
     const dialog = dialogRef.current;
-    if (!dialog) return;
-    const onClose = () => linkRef.current?.focus();
+    if (!hydrated || !dialog) return;
+    const onClick = (event: MouseEvent) => {
+      const link = (event.target as Element).closest?.<HTMLElement>(`[data-policy-dialog="${href}"]`);
+      if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+        return;
+      event.preventDefault();
+      openerRef.current = link;
+      load();
+      dialog.showModal();
+    };
+    const onClose = () => openerRef.current?.focus();
+    document.addEventListener("click", onClick);
     dialog.addEventListener("close", onClose);
-    return () => dialog.removeEventListener("close", onClose);
-  }, []);
+    return () => {
+      document.removeEventListener("click", onClick);
+      dialog.removeEventListener("close", onClose);
+    };
+  }, [hydrated, href, load]);
 
   return (
     <>
       <a
-        ref={linkRef}
         href={href}
+        data-policy-dialog={href}
         className={className}
         aria-haspopup={hydrated ? "dialog" : undefined}
-        onClick={open}
         onPointerEnter={load}
         onFocus={load}
       >

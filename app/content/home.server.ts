@@ -1,4 +1,3 @@
-import { contactIntro } from "./contact";
 import { hero } from "./hero";
 import { partnerLogoSize, partners, partnersIntro } from "./partners";
 import { services, servicesIntro } from "./services";
@@ -18,7 +17,6 @@ export const homeContent = {
   partnersIntro,
   partnerLogoSize,
   partners,
-  contactIntro,
 };
 
 export type HomeContent = typeof homeContent;

@@ -12,6 +12,7 @@ import {
   type NoticeKind,
 } from "~/enquiry/notices";
 import type { PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
+import { readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
 import { captureSource } from "~/enquiry/source.server";
@@ -117,8 +118,12 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
 
   const enquiry = submission.value;
   const source = captureSource(request, fields);
+  const privacyNotice = readPrivacyNotice(fields);
+  // Each outcome of a valid enquiry names the privacy notice its sender was shown, when known.
+  const logShown = (line: Omit<EnquiryLogLine, "ms">) =>
+    log({ ...line, privacyNotice: privacyNotice && `${privacyNotice.version} ${privacyNotice.language}` });
   const spam = spamReason(context.spamRules, request, fields, enquiry);
-  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), log, source);
+  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), logShown, source);
   // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
   const stillHolds = async (earlier: Attempt) =>
     earlier.kind !== "stored" || (await context.leads.stillKeeps(earlier.leadId));
@@ -131,13 +136,13 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   const transport = context.mail?.name;
   switch (attempt.kind) {
     case "stored":
-      log({ outcome: duplicate ? "duplicate" : "stored" });
+      logShown({ outcome: duplicate ? "duplicate" : "stored" });
       return sentRedirect(context.notices);
     case "sent":
-      log({ outcome: duplicate ? "duplicate" : "sent", transport });
+      logShown({ outcome: duplicate ? "duplicate" : "sent", transport });
       return sentRedirect(context.notices);
     case "limited":
-      log({ outcome: attempt.by === "throttle" ? "throttled" : "rate-limited", reason: attempt.by });
+      logShown({ outcome: attempt.by === "throttle" ? "throttled" : "rate-limited", reason: attempt.by });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
     case "failed": {
       // Nothing was kept. The provider's failure is not a failure of this page: it answers
@@ -146,7 +151,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
       // configuration), the operator has to act, and monitoring should see it: 503.
       const unavailable =
         attempt.result === null || (!attempt.result.ok && attempt.result.reason === "misconfigured");
-      log({ outcome: unavailable ? "unavailable" : "failed", transport });
+      logShown({ outcome: unavailable ? "unavailable" : "failed", transport });
       return reply(submission.reply(), "failed", unavailable ? 503 : 200);
     }
   }

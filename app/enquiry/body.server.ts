@@ -21,6 +21,12 @@ export async function readFormBody(request: Request, limit = MAX_BODY_BYTES): Pr
   return fields ? { ok: true, fields } : { ok: false, status: 400, reason: "malformed percent-encoding" };
 }
 
+/** A field's value when it was posted exactly once. */
+export function singleValue(fields: Map<string, string[]>, name: string): string | undefined {
+  const values = fields.get(name);
+  return values?.length === 1 ? values[0] : undefined;
+}
+
 function parseUrlEncoded(text: string): Map<string, string[]> | null {
   const fields = new Map<string, string[]>();
   for (const pair of text.split("&")) {

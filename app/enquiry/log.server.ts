@@ -19,6 +19,8 @@ export interface EnquiryLogLine {
   transport?: string;
   ms: number;
   reason?: string;
+  /** The privacy notice the sender was shown, as `version language` (~/enquiry/privacy-notice-record.server). */
+  privacyNotice?: string;
 }
 
 export function logEnquiry(line: EnquiryLogLine): void {

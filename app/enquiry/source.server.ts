@@ -1,3 +1,4 @@
+import { singleValue } from "~/enquiry/body.server";
 import { SOURCE_FIELDS } from "~/enquiry/source-fields";
 import { env } from "~/env.server";
 import { cleanOrigin, cleanPath, type LeadSource, leadSource, trackingParameters } from "~/lead-parts/source";
@@ -18,20 +19,14 @@ export function captureSource(
   const own = new URL(request.url).origin;
   const origins = new Set([own, originOf(siteUrl)]);
   const landing =
-    ownPage(single(fields, SOURCE_FIELDS.landing), own, origins) ??
+    ownPage(singleValue(fields, SOURCE_FIELDS.landing), own, origins) ??
     ownPage(request.headers.get("Referer") ?? undefined, undefined, origins);
-  const referrer = single(fields, SOURCE_FIELDS.referrer);
+  const referrer = singleValue(fields, SOURCE_FIELDS.referrer);
   return leadSource({
     landing: landing && cleanPath(landing.pathname) ? landing.pathname : undefined,
     referrer: cleanOrigin(referrer) && !origins.has(referrer) ? referrer : undefined,
     parameters: landing ? trackingParameters(landing.searchParams) : undefined,
   });
-}
-
-/** A field's value when it was posted exactly once. */
-function single(fields: Map<string, string[]>, name: string): string | undefined {
-  const values = fields.get(name);
-  return values?.length === 1 ? values[0] : undefined;
 }
 
 function originOf(url: string): string | undefined {

@@ -3,7 +3,10 @@ import { expect, test } from "../support/fixtures";
 test("the page paints before its JavaScript is fetched, then hydrates without errors", async ({ page }) => {
   await page.goto("/");
   // Hydrated: the policy links announce their dialogs.
-  await expect(page.getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("aria-haspopup", "dialog");
+  await expect(page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute(
+    "aria-haspopup",
+    "dialog",
+  );
   const { firstPaint, scriptStarts } = await page.evaluate(() => ({
     firstPaint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
     scriptStarts: performance

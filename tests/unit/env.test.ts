@@ -107,6 +107,31 @@ describe("parseEnv", () => {
     expect(parseEnv({ NOTICE_SECRET: ` ${good} ` }).NOTICE_SECRET).toBe(good);
   });
 
+  it("reads PRIVACY_CONTACT as an address or a name and an address, and never logs a wrong one", () => {
+    expect(parseEnv({}).PRIVACY_CONTACT).toBeUndefined();
+    expect(parseEnv({ PRIVACY_CONTACT: " privacy@nirmaan.digital " }).PRIVACY_CONTACT).toEqual({
+      email: "privacy@nirmaan.digital",
+    });
+    expect(parseEnv({ PRIVACY_CONTACT: "Asha Rao <privacy@nirmaan.digital>" }).PRIVACY_CONTACT).toEqual({
+      name: "Asha Rao",
+      email: "privacy@nirmaan.digital",
+    });
+    for (const wrong of [
+      "Asha Rao",
+      "asha@",
+      "Asha <asha@example.in?cc=x@example.in>",
+      "<<x>> <a@example.in>",
+    ]) {
+      const lines: string[] = [];
+      expect(
+        parseEnv({ PRIVACY_CONTACT: wrong }, (line) => lines.push(line)).PRIVACY_CONTACT,
+      ).toBeUndefined();
+      expect(lines).toEqual([
+        "config: PRIVACY_CONTACT is invalid (must be an e-mail address, or a name and an address, such as Asha Rao <privacy@example.in>); using the default instead",
+      ]);
+    }
+  });
+
   it("warns once at start about a missing SITE_URL, only in production", () => {
     const warnings = (source: Record<string, string>) => {
       const lines: string[] = [];

@@ -4,10 +4,14 @@ import { describe, expect, it } from "vitest";
 import { PolicyBody, policySectionId } from "~/components/policy-body";
 import { formatPolicyDate } from "~/components/policy-page";
 import { policies, privacyPolicy, termsOfService } from "~/content/policies/index.server";
+import { privacyPolicyFor } from "~/content/policies/privacy";
 import type { Policy, PolicyBlock } from "~/content/policies/types";
+import { privacyNoticeTexts } from "~/content/privacy-notice";
+import { privacyFactsFrom } from "~/content/privacy-notice/facts.server";
 import { site } from "~/content/site";
 import { parseEnv } from "~/env.server";
 import { MAX_SPAM_PER_REASON } from "~/leads/contract.server";
+import { privacyNoticeBlocks, privacyNoticePlainText } from "~/privacy-notice/text";
 
 const routes = ["/terms-conditions", "/privacy-policy", "/cookie-policy"];
 
@@ -160,5 +164,52 @@ describe("the privacy policy and the lead store", () => {
       expect(said).toContain(`our general e-mail address, [${site.email}](mailto:${site.email})`);
       expect(said).toMatch(/one month/);
     }
+  });
+});
+
+describe("the privacy policy and the privacy notice (DPDP)", () => {
+  const policyWith = (environment: Record<string, string>) => {
+    const facts = privacyFactsFrom(parseEnv(environment, () => {}));
+    return { facts, text: textsOf(privacyPolicyFor(facts)).join("\n") };
+  };
+
+  it("changed on 26 November 2026", () => {
+    expect(privacyPolicy.updated).toBe("2026-11-26");
+  });
+
+  it("names the processors an enquiry goes to: EmailJS, and a CRM or automation tool by webhook where connected", () => {
+    const text = textsOf(privacyPolicy).join("\n");
+    expect(text).toContain("EmailJS, our e-mail service");
+    expect(text).toContain("where we have connected one, our CRM or automation tool");
+    expect(text).toContain("through a webhook");
+  });
+
+  it("states one retention, ENQUIRY_RETENTION_DAYS, for the server's copy and the mailbox's, as the notice does", () => {
+    const { facts, text } = policyWith({ ENQUIRY_RETENTION_DAYS: "45", ENQUIRY_SPAM_RETENTION_DAYS: "14" });
+    expect(text).toContain("We keep your enquiry for 45 days after it arrives");
+    expect(text).toContain(
+      "is deleted 45 days after it arrived, and so is the copy that reached our team’s mailbox",
+    );
+    expect(text).toContain("is deleted 14 days after it arrived. We keep at most");
+    expect(text).not.toMatch(/\b90 days after it arrived|two years/);
+    for (const notice of privacyNoticeTexts) {
+      const shown = privacyNoticePlainText(privacyNoticeBlocks(notice, facts));
+      expect(shown.split("\n").find((line) => line.startsWith(notice.items.retention.label))).toContain("45");
+    }
+  });
+
+  it("names who answers questions about the data (rule 9): the footer's contact, or PRIVACY_CONTACT", () => {
+    const general = textsOf(privacyPolicy).join("\n");
+    expect(general).toContain(
+      `are answered by our team at [${site.email}](mailto:${site.email}), on [${site.phone.display}](tel:${site.phone.e164})`,
+    );
+    const { text } = policyWith({ PRIVACY_CONTACT: "Asha Rao <privacy@nirmaan.digital>" });
+    expect(text).toContain(
+      "The person who answers your questions about how we process your personal data (rule 9 of the Digital Personal Data Protection Rules, 2025) is Asha Rao, at [privacy@nirmaan.digital](mailto:privacy@nirmaan.digital).",
+    );
+    expect(text).toContain(
+      "write to Asha Rao, who answers for us on personal data, at [privacy@nirmaan.digital](mailto:privacy@nirmaan.digital)",
+    );
+    expect(text).not.toContain("our general e-mail address, [");
   });
 });

@@ -1,7 +1,11 @@
+import { privacyFacts } from "~/content/privacy-notice/facts.server";
 import { cookiePolicy } from "./cookies";
-import { privacyPolicy } from "./privacy";
+import { privacyPolicyFor } from "./privacy";
 import { termsOfService } from "./terms";
 import type { Policy } from "./types";
+
+/** Its retention and privacy contact come from the server's configuration, as the privacy notice's do. */
+const privacyPolicy = privacyPolicyFor(privacyFacts);
 
 export type { Policy, PolicyBlock, PolicySection } from "./types";
 export { cookiePolicy, privacyPolicy, termsOfService };

@@ -1,14 +1,37 @@
+import type { PrivacyFacts } from "~/content/privacy-notice/facts.server";
 import { site } from "~/content/site";
 import { contactBlocks } from "./contact";
 import type { Policy } from "./types";
 
 const mail = `[${site.email}](mailto:${site.email})`;
 
-export const privacyPolicy: Policy = {
+/** Where a person writes about their data: PRIVACY_CONTACT when set, else the general address. */
+function writeTo({ contact, contactConfigured }: PrivacyFacts): string {
+  const link = `[${contact.email}](mailto:${contact.email})`;
+  if (!contactConfigured) return `write to us at our general e-mail address, ${link}`;
+  return contact.name
+    ? `write to ${contact.name}, who answers for us on personal data, at ${link}`
+    : `write to us at ${link}`;
+}
+
+/** Who answers questions about the data (DPDP Rules, rule 9). */
+function privacyContactStatement({ contact, contactConfigured }: PrivacyFacts): string {
+  const rule = "(rule 9 of the Digital Personal Data Protection Rules, 2025)";
+  if (contactConfigured && contact.name) {
+    return `The person who answers your questions about how we process your personal data ${rule} is ${contact.name}, at [${contact.email}](mailto:${contact.email}).`;
+  }
+  return `Your questions about how we process your personal data ${rule} are answered by our team at [${contact.email}](mailto:${contact.email}), on [${site.phone.display}](tel:${site.phone.e164}) and by post at the address under “Contact us”.`;
+}
+
+/**
+ * The privacy policy, with what it says about the server's configuration (retention, the
+ * privacy contact) taken from the same facts as the privacy notice beside the enquiry form.
+ */
+export const privacyPolicyFor = (facts: PrivacyFacts): Policy => ({
   path: "/privacy-policy",
   title: "Privacy Policy",
   summary: `What personal information ${site.name} collects through its website, how we use and protect it, how long we keep it, and your rights under the CCPA, the GDPR and India’s DPDP Act.`,
-  updated: "2026-11-24",
+  updated: "2026-11-26",
   intro: [
     {
       kind: "paragraph",
@@ -70,11 +93,22 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: "We rely on your consent when you send us an enquiry (you may withdraw it at any time), on our legitimate interest in running and protecting the website, and on our legal obligations where they apply. We never use your information for automated decision-making or profiling, and we never add you to a mailing list without asking.",
+          text: "We rely on your consent when you send us an enquiry (you may withdraw it at any time), on our legitimate interest in running and protecting the website, and on our legal obligations where they apply. The privacy notice beside the contact form, in English and in Hindi, says what sending the form consents to. We never use your information for automated decision-making or profiling, and we never add you to a mailing list without asking.",
         },
         {
           kind: "paragraph",
-          text: "When you send an enquiry, our web server first saves it in a folder on the server itself, so that it reaches us even when e-mail delivery fails for a while. The server then sends it to our team through an e-mail service provider that processes it on our behalf, only to deliver it, under a contract that requires it to keep it confidential and secure; if the provider is unavailable, the server tries again for up to 72 hours. Apart from such service providers, we share your information only when the law requires it, or with your permission.",
+          text: "When you send an enquiry, our web server first saves it, so that it reaches us even when e-mail delivery fails for a while. The server then passes it on to the service providers (processors) that help us answer it, each only to deliver it to us, under a contract that requires it to keep it confidential and secure:",
+        },
+        {
+          kind: "list",
+          items: [
+            "EmailJS, our e-mail service, which brings the enquiry to our team’s mailbox; if it is unavailable, the server tries again for up to 72 hours;",
+            "where we have connected one, our CRM or automation tool, which receives the enquiry from our server through a webhook.",
+          ],
+        },
+        {
+          kind: "paragraph",
+          text: "Apart from such service providers, we share your information only when the law requires it, or with your permission.",
         },
       ],
     },
@@ -159,7 +193,7 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: `To make a request, write to us at our general e-mail address, ${mail}, and give the e-mail address or phone number you used in your enquiry. If you make a request, we have one month to respond to you, counted from the day we receive it. We may need to confirm your identity first, for example by replying to that e-mail address.`,
+          text: `To make a request, ${writeTo(facts)}, and give the e-mail address or phone number you used in your enquiry. If you make a request, we have one month to respond to you, counted from the day we receive it. We may need to confirm your identity first, for example by replying to that e-mail address.`,
         },
       ],
     },
@@ -188,8 +222,9 @@ export const privacyPolicy: Policy = {
         },
         {
           kind: "paragraph",
-          text: `To exercise any of these rights, or to raise a grievance, write to us at our general e-mail address, ${mail}, giving the e-mail address or phone number you used in your enquiry. We respond within one month of receiving your request.`,
+          text: `To exercise any of these rights, or to raise a grievance, ${writeTo(facts)}, giving the e-mail address or phone number you used in your enquiry. We respond within one month of receiving your request.`,
         },
+        { kind: "paragraph", text: privacyContactStatement(facts) },
         {
           kind: "paragraph",
           text: "When you ask for your data or for its deletion, we search every copy of your enquiries that our website holds, by that e-mail address and by that phone number, including any enquiry our spam filters set aside. We send you what we find, or delete all of it for good, including on the server that is delivering it to our team, and tell you how many enquiries were deleted.",
@@ -214,15 +249,15 @@ export const privacyPolicy: Policy = {
       blocks: [
         {
           kind: "paragraph",
-          text: "We keep enquiries for as long as we need them to answer you and to follow up on a possible project, and for no more than two years after our last contact with you unless you become a client. Client correspondence is kept for as long as our contract and Indian tax and accounting law require.",
+          text: `We keep your enquiry for ${facts.retentionDays} days after it arrives, then delete it: the copy saved on our web server (your name, e-mail address, phone number and message, with how you found us, the time it arrived and whether it has been delivered to our team) is deleted ${facts.retentionDays} days after it arrived, and so is the copy that reached our team’s mailbox. The only exception is an enquiry still being delivered at that point, which is deleted as soon as delivery ends. This is the retention the privacy notice beside the contact form states.`,
         },
         {
           kind: "paragraph",
-          text: "The copy of your enquiry saved on our web server (your name, e-mail address, phone number and message, with how you found us, the time it arrived and whether it has been delivered to our team) is deleted 90 days after it arrived. The only exception is an enquiry still being delivered at that point, which is deleted as soon as delivery ends.",
+          text: "If you become a client, our correspondence about the work is kept for as long as our contract and Indian tax and accounting law require.",
         },
         {
           kind: "paragraph",
-          text: "Our spam filters can mistake a real enquiry for spam (for example, when a browser fills in a hidden form field on its own). So an enquiry they catch is not thrown away at once: it is kept apart, is not delivered to our team unless we find it was caught by mistake, and is deleted 30 days after it arrived. We keep at most 1,000 such enquiries of each kind; beyond that the oldest are deleted first.",
+          text: `Our spam filters can mistake a real enquiry for spam (for example, when a browser fills in a hidden form field on its own). So an enquiry they catch is not thrown away at once: it is kept apart, is not delivered to our team unless we find it was caught by mistake, and is deleted ${facts.spamRetentionDays} days after it arrived. We keep at most 1,000 such enquiries of each kind; beyond that the oldest are deleted first.`,
         },
         {
           kind: "paragraph",
@@ -259,4 +294,4 @@ export const privacyPolicy: Policy = {
       ),
     },
   ],
-};
+});

@@ -1,0 +1,107 @@
+import { Fragment } from "react";
+import {
+  PRIVACY_NOTICE_VERSION,
+  type PrivacyNoticeRequest,
+  type PrivacyNoticeText,
+  privacyNoticeTexts,
+} from "~/content/privacy-notice";
+import { privacyFacts } from "~/content/privacy-notice/facts.server";
+import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
+import {
+  type PrivacyNoticeFacts,
+  type PrivacyNoticeSegment,
+  privacyNoticeBlocks,
+} from "~/privacy-notice/text";
+
+const linkClass =
+  "font-medium text-primary-dark underline decoration-primary/40 underline-offset-2 hover:decoration-primary-dark";
+
+/** The privacy notice in the enquiry form, with this server's configuration. */
+export function PrivacyNotice() {
+  return <PrivacyNoticeFor facts={privacyFacts} />;
+}
+
+/**
+ * Every language's privacy notice, one shown at a time: each text follows its radio button and
+ * label, and CSS shows the text after the checked one (`.privacy-notice` in app.css), so the
+ * switch needs no script and the page stays the same for every visitor. The form posts the
+ * checked language and, in the hidden field, the version.
+ */
+export function PrivacyNoticeFor({ facts }: { facts: PrivacyNoticeFacts }) {
+  return (
+    <div className="privacy-notice rounded-2xl bg-primary-soft px-5 py-4 text-muted text-sm">
+      {privacyNoticeTexts.map((text, index) => {
+        const id = `privacy-notice-${text.language}`;
+        return (
+          <Fragment key={text.language}>
+            <input
+              type="radio"
+              id={id}
+              name={PRIVACY_NOTICE_FIELDS.language}
+              value={text.language}
+              defaultChecked={index === 0}
+              className="size-4 accent-primary"
+            />
+            <label htmlFor={id} lang={text.language} className="mr-4 font-semibold text-ink">
+              <span className="sr-only">{text.heading}: </span>
+              {text.languageName}
+            </label>
+            <NoticeText text={text} facts={facts} />
+          </Fragment>
+        );
+      })}
+      <input type="hidden" name={PRIVACY_NOTICE_FIELDS.version} value={PRIVACY_NOTICE_VERSION} />
+    </div>
+  );
+}
+
+function NoticeText({ text, facts }: { text: PrivacyNoticeText; facts: PrivacyNoticeFacts }) {
+  const blocks = privacyNoticeBlocks(text, facts);
+  const render = (segments: PrivacyNoticeSegment[]) =>
+    segments.map((segment) => {
+      if (typeof segment === "string") return segment;
+      if (segment.target === "policy") {
+        // A plain link in server-rendered markup: with JavaScript, the footer's privacy policy
+        // link opens its dialog for it (~/components/policy-dialog-link).
+        return (
+          <a
+            key={segment.target}
+            href="/privacy-policy"
+            data-policy-dialog="/privacy-policy"
+            className={linkClass}
+          >
+            {segment.label}
+          </a>
+        );
+      }
+      return (
+        <a
+          key={segment.target}
+          href={mailto(facts.contact.email, text.requests[segment.target])}
+          className={linkClass}
+        >
+          {segment.label}
+        </a>
+      );
+    });
+  return (
+    <div lang={text.language} className="privacy-notice-text mt-3 gap-2">
+      <h3 className="font-bold text-base text-ink">{blocks.heading}</h3>
+      <p>{render(blocks.lead)}</p>
+      <ul className="grid list-disc gap-1 pl-5 marker:text-primary">
+        {blocks.items.map((item) => (
+          <li key={item.key}>
+            <strong className="font-semibold text-ink">{item.label}:</strong> {render(item.text)}
+          </li>
+        ))}
+      </ul>
+      <p>{render(blocks.policy)}</p>
+    </div>
+  );
+}
+
+/** A `mailto:` link with the request already written (RFC 6068: line breaks as CR LF). */
+export function mailto(address: string, request: PrivacyNoticeRequest): string {
+  const body = request.body.replace(/\n/g, "\r\n");
+  return `mailto:${address}?subject=${encodeURIComponent(request.subject)}&body=${encodeURIComponent(body)}`;
+}

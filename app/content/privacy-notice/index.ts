@@ -1,0 +1,22 @@
+import { privacyNoticeEnglish } from "./en";
+import { privacyNoticeHindi } from "./hi";
+import type { PrivacyNoticeText } from "./types";
+
+export type { PrivacyNoticeFacts, PrivacyNoticeItem, PrivacyNoticeRequest, PrivacyNoticeText } from "./types";
+export { PRIVACY_NOTICE_ITEMS } from "./types";
+
+/**
+ * The version of the privacy notice the page shows, in every language. A change to any
+ * language's text is a new version: a new date here, and the new texts added to ./published
+ * (tests/unit/privacy-notice.test.ts fails until both are done).
+ */
+export const PRIVACY_NOTICE_VERSION = "2026-11-26";
+
+/**
+ * The languages the notice is shown in, the first by default: English, and languages of the
+ * Eighth Schedule of the Constitution (DPDP Act §5(3)). Another language is one more module.
+ */
+export const privacyNoticeTexts: readonly [PrivacyNoticeText, ...PrivacyNoticeText[]] = [
+  privacyNoticeEnglish,
+  privacyNoticeHindi,
+];

@@ -1,0 +1,267 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { PrivacyNoticeFor } from "~/components/privacy-notice.server";
+import {
+  PRIVACY_NOTICE_ITEMS,
+  PRIVACY_NOTICE_VERSION,
+  type PrivacyNoticeText,
+  privacyNoticeTexts,
+} from "~/content/privacy-notice";
+import { privacyNoticeEnglish } from "~/content/privacy-notice/en";
+import { privacyFactsFrom } from "~/content/privacy-notice/facts.server";
+import { privacyNoticeHindi } from "~/content/privacy-notice/hi";
+import {
+  PUBLISHED_PRIVACY_NOTICE_VERSIONS,
+  publishedPrivacyNotice,
+  publishedPrivacyNoticeLanguages,
+} from "~/content/privacy-notice/published";
+import { privacyNoticeSha256, readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
+import { parseEnv } from "~/env.server";
+import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
+import {
+  fillPrivacyNotice,
+  type PrivacyNoticeFacts,
+  privacyNoticeBlocks,
+  privacyNoticePlainText,
+} from "~/privacy-notice/text";
+
+/**
+ * The SHA-256 of every published privacy notice's text, by version and language. A published
+ * text never changes: a changed notice is a new version, added to
+ * app/content/privacy-notice/published.ts and here, with PRIVACY_NOTICE_VERSION moved to it.
+ */
+const PUBLISHED_SHA256: Record<string, Record<string, string>> = {
+  "2026-11-26": {
+    en: "fe07b53c9d413486a7da0af764d591cbaaa8f6a14b5d89c46c4ab7976e422881",
+    hi: "12536e65c463d2fbffaf4404652e2950a11cd1ddcdf0ebd7479094e03c7312bc",
+  },
+};
+
+const facts: PrivacyNoticeFacts = { retentionDays: 45, contact: { email: "privacy@nirmaan.digital" } };
+
+const template = (text: PrivacyNoticeText) => privacyNoticePlainText(privacyNoticeBlocks(text));
+
+/** The languages whose text differs from what the current version published. */
+function changedWithoutANewVersion(texts: readonly PrivacyNoticeText[]): string[] {
+  return texts
+    .filter(
+      (text) =>
+        privacyNoticeSha256(template(text)) !== PUBLISHED_SHA256[PRIVACY_NOTICE_VERSION]?.[text.language],
+    )
+    .map((text) => text.language);
+}
+
+describe("the privacy notice's languages", () => {
+  it("holds the same items in English and in Hindi, each with a label and a text", () => {
+    expect(Object.keys(privacyNoticeHindi.items).sort()).toEqual(
+      Object.keys(privacyNoticeEnglish.items).sort(),
+    );
+    expect(Object.keys(privacyNoticeEnglish.items).sort()).toEqual([...PRIVACY_NOTICE_ITEMS].sort());
+    for (const text of privacyNoticeTexts) {
+      for (const item of Object.values(text.items)) {
+        expect(item.label.trim()).not.toBe("");
+        expect(item.text.trim().length, `${text.language}: ${item.label}`).toBeGreaterThan(20);
+      }
+    }
+  });
+
+  it("shows English first, then Hindi, each under its own language code", () => {
+    expect(privacyNoticeTexts.map((text) => text.language)).toEqual(["en", "hi"]);
+    expect(privacyNoticeHindi.languageName).toBe("हिन्दी");
+  });
+
+  it("writes the Hindi notice in Devanagari, apart from names and the Board's official English name", () => {
+    const words = template(privacyNoticeHindi)
+      .replace(/\{[a-zA-Z]+\}|Nirmaan Digital|EmailJS|CRM|Data Protection Board of India/g, "")
+      .match(/\p{L}+/gu);
+    expect(words?.length).toBeGreaterThan(100);
+    expect(words?.filter((word) => !/^\p{Script=Devanagari}+$/u.test(word))).toEqual([]);
+  });
+
+  it("says in every language how long a lead is kept and who to write to, and links to both e-mails and the policy", () => {
+    for (const text of privacyNoticeTexts) {
+      const words = [text.lead, text.policy, ...Object.values(text.items).map((item) => item.text)].join(
+        "\n",
+      );
+      expect(text.items.retention.text, text.language).toContain("{retentionDays}");
+      expect(text.items.rights.text, text.language).toContain("{privacyContact}");
+      expect(text.items.complaint.text, text.language).toContain("Data Protection Board of India");
+      for (const target of ["erase", "correct"]) expect(text.items.rights.text).toContain(`](${target})`);
+      expect(text.policy).toContain("](policy)");
+      expect(words).not.toMatch(/\{(?!retentionDays\}|privacyContact\})[^}]*\}/);
+    }
+  });
+});
+
+describe("the privacy notice's versions", () => {
+  it("keeps every published version's text, unchanged: each still has its recorded hash", () => {
+    expect(PUBLISHED_PRIVACY_NOTICE_VERSIONS).toEqual(Object.keys(PUBLISHED_SHA256));
+    for (const [version, hashes] of Object.entries(PUBLISHED_SHA256)) {
+      expect(publishedPrivacyNoticeLanguages(version)).toEqual(Object.keys(hashes));
+      for (const [language, sha256] of Object.entries(hashes)) {
+        const text = publishedPrivacyNotice(version, language) ?? "";
+        expect(privacyNoticeSha256(text), `${version} ${language}`).toBe(sha256);
+      }
+    }
+  });
+
+  it("shows the latest published version, in every language it was published in", () => {
+    expect(PUBLISHED_PRIVACY_NOTICE_VERSIONS.at(-1)).toBe(PRIVACY_NOTICE_VERSION);
+    expect(publishedPrivacyNoticeLanguages(PRIVACY_NOTICE_VERSION)).toEqual(
+      privacyNoticeTexts.map((text) => text.language),
+    );
+  });
+
+  it("fails when a text changes and the version does not", () => {
+    expect(
+      changedWithoutANewVersion(privacyNoticeTexts),
+      "a privacy notice text changed: give it a new PRIVACY_NOTICE_VERSION and publish its text",
+    ).toEqual([]);
+    for (const text of privacyNoticeTexts) {
+      expect(template(text)).toBe(publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, text.language));
+    }
+    const edited = {
+      ...privacyNoticeHindi,
+      items: { ...privacyNoticeHindi.items, purpose: { label: "किसलिए", text: "जवाब देने के लिए।" } },
+    };
+    expect(changedWithoutANewVersion([privacyNoticeEnglish, edited])).toEqual(["hi"]);
+  });
+
+  it("renders the configuration into the text the same way it fills a published text", () => {
+    for (const text of privacyNoticeTexts) {
+      const rendered = privacyNoticePlainText(privacyNoticeBlocks(text, facts));
+      expect(rendered).toBe(fillPrivacyNotice(template(text), facts));
+      expect(rendered).toContain("45");
+      expect(rendered).toContain("privacy@nirmaan.digital");
+      expect(rendered).not.toMatch(/\{|\]\(/);
+    }
+  });
+});
+
+/** The text of one language's block in the rendered notice: one line per heading, paragraph or item. */
+function shownText(html: string, language: string): string {
+  const start = html.indexOf(`<div lang="${language}" class="privacy-notice-text`);
+  const end = html.indexOf("</div>", start);
+  return html
+    .slice(start, end)
+    .replace(/<\/(h3|p|li)>/g, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .trim();
+}
+
+describe("the privacy notice in the form", () => {
+  const html = renderToStaticMarkup(createElement(PrivacyNoticeFor, { facts }));
+
+  it("shows exactly the canonical text it is hashed by, in each language", () => {
+    for (const text of privacyNoticeTexts) {
+      const canonical = fillPrivacyNotice(
+        publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, text.language) ?? "",
+        facts,
+      );
+      expect(shownText(html, text.language)).toBe(canonical);
+    }
+  });
+
+  it("posts the language shown (a radio button, English checked) and the version (a hidden field)", () => {
+    const inputs = html.match(/<input [^>]*>/g) ?? [];
+    expect(inputs).toEqual([
+      expect.stringMatching(
+        /^(?=.*type="radio")(?=.*name="privacy_notice_language")(?=.*value="en")(?=.*checked="")/,
+      ),
+      expect.stringMatching(
+        /^(?=.*type="radio")(?=.*name="privacy_notice_language")(?=.*value="hi")(?!.*checked)/,
+      ),
+      `<input type="hidden" name="${PRIVACY_NOTICE_FIELDS.version}" value="${PRIVACY_NOTICE_VERSION}"/>`,
+    ]);
+    expect(PRIVACY_NOTICE_FIELDS.language).toBe("privacy_notice_language");
+    expect(html).toContain('<label for="privacy-notice-hi" lang="hi"');
+  });
+
+  it("opens an e-mail to the privacy contact with the request written, in the notice's language", () => {
+    for (const text of privacyNoticeTexts) {
+      const block = html.slice(html.indexOf(`<div lang="${text.language}"`));
+      for (const request of [text.requests.erase, text.requests.correct]) {
+        const href = `mailto:privacy@nirmaan.digital?subject=${encodeURIComponent(request.subject)}&amp;body=`;
+        expect(block).toContain(href);
+      }
+      const mailto = /href="(mailto:[^"]+)"/.exec(block)?.[1]?.replace(/&amp;/g, "&") ?? "";
+      const url = new URL(mailto);
+      expect(url.searchParams.get("body")).toBe(text.requests.erase.body.replace(/\n/g, "\r\n"));
+    }
+  });
+
+  it("links to the privacy policy page, which the footer's dialog opens with JavaScript", () => {
+    expect(html.match(/<a href="\/privacy-policy" data-policy-dialog="\/privacy-policy"/g)).toHaveLength(2);
+  });
+});
+
+describe("readPrivacyNotice: what the server records of the notice an enquiry's sender saw", () => {
+  const fields = (entries: Record<string, string | string[]>) =>
+    new Map(Object.entries(entries).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]));
+  const posted = (version: string | string[], language: string | string[]) =>
+    fields({
+      name: "Asha",
+      [PRIVACY_NOTICE_FIELDS.version]: version,
+      [PRIVACY_NOTICE_FIELDS.language]: language,
+    });
+
+  it("records a known version in a known language, with the SHA-256 of the text as rendered", () => {
+    for (const language of ["en", "hi"]) {
+      const text = fillPrivacyNotice(publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, language) ?? "", facts);
+      expect(readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, language), facts)).toEqual({
+        version: PRIVACY_NOTICE_VERSION,
+        language,
+        sha256: privacyNoticeSha256(text),
+      });
+    }
+  });
+
+  it("hashes what this server shows: its retention and its privacy contact", () => {
+    const other = { retentionDays: 90, contact: { email: "hello@nirmaan.digital" } };
+    const here = readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, "en"), facts);
+    const there = readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, "en"), other);
+    expect(here?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(there?.sha256).not.toBe(here?.sha256);
+  });
+
+  it("records nothing for an unknown or missing version or language, or a repeated field", () => {
+    for (const form of [
+      posted("2020-01-01", "en"),
+      posted(PRIVACY_NOTICE_VERSION, "ta"),
+      posted(PRIVACY_NOTICE_VERSION, "__proto__"),
+      posted("constructor", "en"),
+      posted([PRIVACY_NOTICE_VERSION, PRIVACY_NOTICE_VERSION], "en"),
+      posted(PRIVACY_NOTICE_VERSION, ["en", "hi"]),
+      fields({ [PRIVACY_NOTICE_FIELDS.version]: PRIVACY_NOTICE_VERSION }),
+      fields({ [PRIVACY_NOTICE_FIELDS.language]: "en" }),
+      fields({}),
+    ]) {
+      expect(readPrivacyNotice(form, facts)).toBeUndefined();
+    }
+  });
+});
+
+describe("the privacy notice's configuration", () => {
+  it("takes the retention from ENQUIRY_RETENTION_DAYS and the contact from PRIVACY_CONTACT, else the footer's address", () => {
+    const quiet = () => {};
+    expect(privacyFactsFrom(parseEnv({}, quiet))).toMatchObject({
+      retentionDays: 90,
+      spamRetentionDays: 30,
+      contact: { email: "hello@nirmaan.digital" },
+      contactConfigured: false,
+    });
+    const configured = parseEnv(
+      { ENQUIRY_RETENTION_DAYS: "45", PRIVACY_CONTACT: "Asha Rao <privacy@nirmaan.digital>" },
+      quiet,
+    );
+    expect(privacyFactsFrom(configured)).toMatchObject({
+      retentionDays: 45,
+      contact: { name: "Asha Rao", email: "privacy@nirmaan.digital" },
+      contactConfigured: true,
+    });
+  });
+});
