@@ -7,13 +7,12 @@ import {
   enquiryForm,
   expectFormValues,
   fillEnquiry,
-  isHydrated,
   NOTICE,
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-import { runClockUntil, stopPageClock } from "../support/page-clock";
+import { isHydratedAndRendered, runClockUntil, stopPageClock } from "../support/page-clock";
 
 // These tests use the default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 
@@ -115,7 +114,10 @@ test.describe("with JavaScript", () => {
       }) as typeof window.setTimeout;
     }, NOTICE_TIMEOUT_MS);
     await page.goto("/");
-    await runClockUntil(page, () => isHydrated(page), { stepMs: 16, message: "the page never hydrated" });
+    await runClockUntil(page, () => isHydratedAndRendered(page), {
+      stepMs: 16,
+      message: "the page never hydrated and rendered whole",
+    });
     const values = validEnquiry();
     await fillEnquiry(page, values);
     const form = enquiryForm(page);

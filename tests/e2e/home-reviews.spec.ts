@@ -1,8 +1,7 @@
 import type { Page } from "@playwright/test";
 import { PARTNERS_AUTOPLAY_DELAY_MS } from "../../app/components/home/partners-autoplay";
-import { isHydrated } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
-import { runClockUntil, stopPageClock } from "../support/page-clock";
+import { isHydratedAndRendered, runClockUntil, stopPageClock } from "../support/page-clock";
 
 const partnerNames = ["Reelwave", "BrightLend", "QuarryStack", "Corvanta Consulting", "Technera IT Services"];
 
@@ -24,7 +23,10 @@ async function activeIndex(page: Page): Promise<number> {
 async function openWithStoppedClock(page: Page) {
   await stopPageClock(page);
   await page.goto("/");
-  await runClockUntil(page, () => isHydrated(page), { stepMs: 16, message: "the page never hydrated" });
+  await runClockUntil(page, () => isHydratedAndRendered(page), {
+    stepMs: 16,
+    message: "the page never hydrated and rendered whole",
+  });
 }
 
 /**

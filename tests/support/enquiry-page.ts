@@ -78,8 +78,3 @@ function routerInitialized(): boolean {
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(routerInitialized);
 }
-
-/** Whether Remix has hydrated the page by now (for a page whose clock the test moves). */
-export function isHydrated(page: Page): Promise<boolean> {
-  return page.evaluate(routerInitialized);
-}

@@ -30,3 +30,23 @@ export async function runClockUntil(
     )
     .toBe(true);
 }
+
+/**
+ * Whether a page whose clock the test moves is hydrated and rendered whole: Remix's router is
+ * up, React has hydrated every section and the footer (Suspense boundaries, hydrated apart
+ * after the router), and the head script has rendered the sections below the top, one per
+ * animation frame (app/hydration/defer.server.ts). Animation frames are the page's clock's
+ * too: stopped before that, the sections below keep a placeholder height, and a scroll to one
+ * of them lands where the page then no longer has it.
+ */
+export function isHydratedAndRendered(page: Page): Promise<boolean> {
+  return page.evaluate(
+    () =>
+      (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state
+        .initialized === true &&
+      document.documentElement.classList.contains("painted") &&
+      [...document.querySelectorAll("main > *, body > footer")].every((element) =>
+        Object.keys(element).some((key) => key.startsWith("__reactFiber$")),
+      ),
+  );
+}
