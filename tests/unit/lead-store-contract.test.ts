@@ -274,23 +274,7 @@ describe("the PostgreSQL lead store", () => {
         return { ok: true };
       },
     };
-    const replicas = [database, await newDatabaseOn(database)].map((db) => {
-      const store = createPostgresLeadStore({ database: db, log: () => {} });
-      const delivery = createDelivery({
-        store,
-        mail,
-        lock: createPostgresDelivererLock(db),
-        intervalMs: 0,
-        retentionDays: 90,
-        spamRetentionDays: 30,
-        heartbeatMs: 50,
-        scanMs: 100,
-        log: () => {},
-      });
-      cleanups.push(() => delivery.stop());
-      delivery.start();
-      return { store, delivery };
-    });
+    const replicas = [database, await newDatabaseOn(database)].map((db) => startReplica(db, mail, 100));
     const names = Array.from({ length: 24 }, (_, index) => `Visitor ${index}`);
     for (const [index, name] of names.entries()) {
       const replica = replicas[index % 2] as { store: LeadStore; delivery: Delivery };
@@ -328,23 +312,7 @@ describe("three deliverers on one database, with sends slower than a scan", () =
       },
     };
     const databases = [database, await newDatabaseOn(database), await newDatabaseOn(database)];
-    const stores = databases.map((db) => {
-      const store = createPostgresLeadStore({ database: db, log: () => {} });
-      const delivery = createDelivery({
-        store,
-        mail,
-        lock: createPostgresDelivererLock(db),
-        intervalMs: 0,
-        retentionDays: 90,
-        spamRetentionDays: 30,
-        heartbeatMs: 50,
-        scanMs: 50,
-        log: () => {},
-      });
-      cleanups.push(() => delivery.stop());
-      delivery.start();
-      return store;
-    });
+    const stores = databases.map((db) => startReplica(db, mail, 50).store);
     const names = Array.from({ length: 12 }, (_, index) => `Visitor ${index}`);
     for (const [index, name] of names.entries()) {
       await (stores[index % 3] as LeadStore).add({ ...enquiry, name }, "pending");
@@ -401,6 +369,25 @@ describe("importing a data folder into PostgreSQL", () => {
 });
 
 /** A second replica's connection to the same database as `database`. */
+/** A replica on `db`: its store and its delivery, started (stopped after the test). */
+function startReplica(db: Database, mail: LeadMail, scanMs: number) {
+  const store = createPostgresLeadStore({ database: db, log: () => {} });
+  const delivery = createDelivery({
+    store,
+    mail,
+    lock: createPostgresDelivererLock(db),
+    intervalMs: 0,
+    retentionDays: 90,
+    spamRetentionDays: 30,
+    heartbeatMs: 50,
+    scanMs,
+    log: () => {},
+  });
+  cleanups.push(() => delivery.stop());
+  delivery.start();
+  return { store, delivery };
+}
+
 async function newDatabaseOn(database: Database): Promise<Database> {
   const name = (await database.query<{ name: string }>("SELECT current_database() AS name")).rows[0]?.name;
   const url = postgres.url(name);
