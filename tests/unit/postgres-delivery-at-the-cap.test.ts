@@ -22,8 +22,11 @@ let postgres: TestPostgres;
 let database: Database;
 beforeAll(async () => {
   postgres = await startPostgres("pg-delivery-cap");
+  const url = await postgres.createDatabase();
+  // 20,000 commits: what is measured is the delivery's order and memory, not the disk's fsyncs.
+  await postgres.sql(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET synchronous_commit = off`);
   database = createDatabase({
-    url: await postgres.createDatabase(),
+    url,
     poolSize: 4,
     migrations: readMigrations(),
     log: () => {},
@@ -88,20 +91,21 @@ it(`delivers ${MAX_LEADS} pending leads once each, soonest due first and then ol
   try {
     const reader = createPostgresLeadStore({ database, log: () => {} });
     await expect
-      .poll(async () => (await reader.counts()).sent, { timeout: 150_000, interval: 500 })
+      .poll(async () => (await reader.counts()).sent, { timeout: 240_000, interval: 500 })
       .toBe(MAX_LEADS);
   } finally {
     await delivery.stop();
   }
   const seconds = (Date.now() - started) / 1000;
-  const growth = Math.max(...heap) - before;
+  const during = Math.max(...heap.slice(1));
+  const growth = during - before;
   console.error(
-    `${MAX_LEADS} leads delivered in ${seconds.toFixed(1)} s; heap ${mb(before)} before, at most ${mb(Math.max(...heap))} during (${mb(growth)} more); holding them all costs ${mb(copyBytes)}`,
+    `${MAX_LEADS} leads delivered in ${seconds.toFixed(1)} s; heap ${mb(before)} before, at most ${mb(during)} during (${mb(growth)} more); holding them all costs ${mb(copyBytes)}`,
   );
   // Each sample is taken in the middle of a send, every 2,000 leads.
   expect(heap).toHaveLength(1 + MAX_LEADS / 2_000);
   expect(sent).toEqual(expected);
   expect(growth).toBeLessThan(copyBytes / 4);
-}, 180_000);
+}, 300_000);
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
