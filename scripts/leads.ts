@@ -299,7 +299,7 @@ async function databaseDeliverer(connected: Database) {
 /** Leads per source, medium and campaign received in the last `days` days, by what became of them. */
 async function sources(days: number) {
   const since = Date.now() - days * 24 * 60 * 60 * 1000;
-  const recent = (await store.scan()).filter((lead) => Date.parse(lead.receivedAt) >= since);
+  const recent = (await store.list()).filter((lead) => Date.parse(lead.receivedAt) >= since);
   const rows = new Map<string, { source: string; medium: string; campaign: string; counts: number[] }>();
   for (const lead of recent) {
     const channel = channelOf(lead.source);

@@ -7,7 +7,9 @@ import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
 import type { LeadMail } from "~/leads/delivery/delivery.server";
+import { LEASE_MARGIN_MS, LEASE_SECONDS } from "~/leads/postgres/store.server";
 import { createLeadService, type LeadService } from "~/leads/service.server";
+import { EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
 import { logMailFailure } from "~/mail/failures.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
@@ -43,6 +45,11 @@ declare module "@remix-run/server-runtime" {
     /** The request's client address as TRUST_PROXY allows it to be known; null: unknown. */
     client: string | null;
   }
+}
+
+// A claim outlives the one send it covers, so no other replica sends that lead meanwhile.
+if (LEASE_SECONDS * 1000 < EMAILJS_TIMEOUT_MS + LEASE_MARGIN_MS) {
+  throw new Error("LEASE_SECONDS must outlast EmailJS's time limit and the write of the outcome");
 }
 
 /** Mail as delivery reaches it: a function that sends one lead (and logs a failure), or why there is none. */

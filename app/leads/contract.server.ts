@@ -14,6 +14,9 @@ export const MAX_LEADS = 10_000;
 /** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
 export const MAX_SPAM_PER_REASON = 1_000;
 
+/** A claimed lead, or when the next pending lead is due (ms; null when none waits). */
+export type NextClaim = { lead: Lead } | { lead: null; dueAt: number | null };
+
 /** What either store's maker takes besides where it keeps leads (tests narrow the limits and the clock). */
 export interface LeadStoreOptions {
   maxLeads?: number;
@@ -81,15 +84,15 @@ export interface LeadStore {
   /** Whether the lead `id` is still kept: not erased, not removed (by any process). */
   has(id: string): Promise<boolean>;
   /**
-   * Takes a `pending` lead for one send, right before it: the lead as stored now, or null when
-   * it is not this deliverer's to send (erased, no longer pending, or claimed by another
-   * deliverer whose lease has not passed).
+   * Takes the `pending` lead due soonest (then the oldest) for one send, right before it, leaving
+   * out the leads `except` names and those another deliverer holds: the store picks it, so no
+   * deliverer keeps the queue in memory. Without one due, says when the next is due.
    */
-  claim(lead: Lead): Promise<Lead | null>;
-  /** Brings the delivery view up to date and returns it (the leads `leads()` holds). */
-  scan(): Promise<Lead[]>;
-  /** The delivery view as of the last scan or write, oldest first: every `pending` lead is in it. */
-  leads(): Lead[];
+  claimNext(except: ReadonlySet<string>): Promise<NextClaim>;
+  /** Makes every `pending` lead due now (a deliverer just took over: it tries them at once). */
+  hurryPending(): Promise<void>;
+  /** Brings what this store knows up to date (the folder rereads its files; PostgreSQL has nothing to reread). */
+  scan(): Promise<unknown>;
   /** Every lead, oldest first (the operator's list). */
   list(): Promise<Lead[]>;
   /** The count of each state; `unwrittenOutcomes` (delivery's, by lead id) win over what is stored. */

@@ -28,9 +28,10 @@ function memoryStore(names: string[]) {
     writes: [] as string[],
     erased: new Set<string>(),
   };
+  /** Leads pending when the deliverer took over: due at once until their next write. */
+  const hurried = new Set<string>();
   const store = {
     folder: "/memory",
-    leads: () => [...files.values()],
     scan: async () => [...files.values()],
     async save(lead: Lead) {
       if (state.failing) {
@@ -38,6 +39,7 @@ function memoryStore(names: string[]) {
         throw state.failing;
       }
       if (await store.isErased(lead)) return false;
+      hurried.delete(lead.id);
       files.set(lead.id, lead);
       state.writes.push(`${lead.enquiry.name}:${lead.state}`);
       return true;
@@ -47,8 +49,20 @@ function memoryStore(names: string[]) {
       files.delete(lead.id);
       return true;
     },
-    async claim(lead: Lead) {
-      return (await store.isErased(lead)) ? null : (files.get(lead.id) ?? null);
+    /** The pending lead due soonest, then the oldest (no lease: one deliverer per memory). */
+    async claimNext(except: ReadonlySet<string>) {
+      const dueAt = (lead: Lead) => (hurried.has(lead.id) ? 0 : Date.parse(lead.nextAttemptAt));
+      const due = [...files.values()]
+        .filter((lead) => lead.state === "pending" && !except.has(lead.id))
+        .sort((a, b) => dueAt(a) - dueAt(b));
+      for (const lead of due) {
+        if (dueAt(lead) > Date.now()) return { lead: null, dueAt: dueAt(lead) };
+        if (!(await store.isErased(lead))) return { lead };
+      }
+      return { lead: null, dueAt: null };
+    },
+    async hurryPending() {
+      for (const lead of files.values()) if (lead.state === "pending") hurried.add(lead.id);
     },
     lastWrite: () => ({ ok: true, at: Date.now() }),
     probe: async () => ({ ok: true, at: Date.now() }),
@@ -131,7 +145,11 @@ describe("delivery", () => {
     await expect.poll(() => state.refused).toBeGreaterThanOrEqual(3 * 3);
     expect(sent).toEqual(["A", "B", "C"]);
     expect(delivery.unwrittenCount()).toBe(3);
-    expect(delivery.leads().map((lead) => lead.state)).toEqual(["sent", "sent", "sent"]);
+    expect([...delivery.unwrittenOutcomes().values()].map((lead) => lead.state)).toEqual([
+      "sent",
+      "sent",
+      "sent",
+    ]);
     expect(file("A")?.state).toBe("pending");
     expect(lines).toEqual([expect.stringContaining("cannot write delivery outcomes to /memory (ENOSPC")]);
 

@@ -4,10 +4,10 @@ import { type DelivererLock, HEARTBEAT_MS } from "~/leads/deliverer-lock";
 import { createFaultReport } from "~/leads/delivery/faults.server";
 import { createOutcomeWriter, type OutcomeWriter } from "~/leads/delivery/outcomes.server";
 import { createDelivererOwnership } from "~/leads/delivery/ownership.server";
-import { createDeliveryQueue, type SendLead } from "~/leads/delivery/queue.server";
+import { createLeadSender, type SendLead } from "~/leads/delivery/sender.server";
 import { type Lead, logLeadState } from "~/leads/lead";
 
-export type { SendLead } from "~/leads/delivery/queue.server";
+export type { SendLead } from "~/leads/delivery/sender.server";
 
 /**
  * How delivery reaches the agency, as server/services.ts wires it from the mail configuration:
@@ -35,14 +35,12 @@ export interface Delivery {
   unwrittenCount(): number;
   /** The unwritten outcomes by lead id: they win over what the store holds. */
   unwrittenOutcomes(): ReadonlyMap<string, Lead>;
-  /** The store's delivery view as this process knows it (an outcome not yet written wins), oldest first. */
-  leads(): Lead[];
 }
 
 /**
  * Sends stored `pending` leads with `mail`'s send function, one at a time, at most one per
- * `intervalMs`, oldest due first. Only the holder of `lock` sends; other processes store and
- * wait. The holder also applies retention and, with no EmailJS configured at all, files
+ * `intervalMs`, soonest due first: each send claims its lead from the store right before it.
+ * Only the holder of `lock` sends (one pace for EmailJS); other processes store and wait. The holder also applies retention and, with no EmailJS configured at all, files
  * `pending` leads (an operator's release or retry) in the inbox. A partial configuration sends
  * nothing and leaves them pending.
  */
@@ -65,7 +63,7 @@ export function createDelivery(options: {
   const { heartbeatMs = HEARTBEAT_MS, scanMs = SCAN_MS } = options;
   const log = options.log ?? console.error;
   const outcomes = createOutcomeWriter({ store, now, log });
-  const queue = createDeliveryQueue({ store, outcomes, now, random });
+  const sender = createLeadSender({ outcomes, now, random });
   const report = createFaultReport(store, log);
   let stopping = false;
   let busy = false;
@@ -100,8 +98,8 @@ export function createDelivery(options: {
     report,
     scan,
     stopping: () => stopping,
-    onAcquired() {
-      queue.hurryPending();
+    async onAcquired() {
+      await store.hurryPending();
       schedule(0);
     },
   });
@@ -120,28 +118,23 @@ export function createDelivery(options: {
       // Outcomes are this process's to write, whoever delivers now.
       await outcomes.writeDue();
       const owner = ownership.owns();
-      if (owner && mail.kind === "inbox")
-        return await fileInInbox(store, outcomes, queue.current, () => stopping);
+      if (owner && mail.kind === "inbox") return await fileInInbox(store, outcomes, () => stopping);
       if (!owner || mail.kind !== "send") return;
-      const lead = queue.next();
       const time = now().getTime();
-      if (!lead) {
-        if (outcomes.unwrittenCount() > 0) schedule(Math.min(outcomes.firstRetryIn(), scanMs));
-        return;
-      }
-      const wait = Math.max(queue.dueAt(lead) - time, queue.lastSendAt() + intervalMs - time);
+      const wait = sender.lastSendAt() + intervalMs - time;
       if (wait > 0) return schedule(Math.min(wait, outcomes.firstRetryIn(), scanMs));
       if (!(await lock.holds())) return ownership.lost();
-      // Erased while it waited (`npm run leads -- erase`), or another deliverer's: never sent here.
-      const claimed = await store.claim(lead);
-      if (!claimed) {
-        queue.drop(lead);
-        schedule(0);
-        return;
+      // Claimed right before its send, so the claim outlives it; never a lead whose outcome waits.
+      const claim = await store.claimNext(outcomes.unwrittenIds());
+      if (!claim.lead) {
+        // Nothing due, or what is due is held by another claim for now: look again when the
+        // next lead is due, at the latest at the next scan.
+        const dueIn = claim.dueAt !== null && claim.dueAt > time ? claim.dueAt - time : scanMs;
+        return schedule(Math.min(dueIn, outcomes.firstRetryIn(), scanMs));
       }
       // Checked after the last await before the send: a SIGTERM during the checks starts no send.
       if (stopping) return;
-      await queue.send(claimed, mail.send);
+      await sender.send(claim.lead, mail.send);
       schedule(intervalMs);
     } catch (error) {
       report("send")(error);
@@ -169,7 +162,8 @@ export function createDelivery(options: {
       every(scanMs, rescan);
     },
     wake() {
-      if (ownership.owns() && !busy) schedule(Math.max(0, queue.lastSendAt() + intervalMs - now().getTime()));
+      if (ownership.owns() && !busy)
+        schedule(Math.max(0, sender.lastSendAt() + intervalMs - now().getTime()));
     },
     async stop() {
       stopping = true;
@@ -183,21 +177,14 @@ export function createDelivery(options: {
     },
     unwrittenCount: () => outcomes.unwrittenCount(),
     unwrittenOutcomes: () => outcomes.unwrittenOutcomes(),
-    leads: () => store.leads().map(queue.current),
   };
 }
 
 /** Without any EmailJS the store is the inbox: a lead queued for delivery is filed there. */
-async function fileInInbox(
-  store: LeadStore,
-  outcomes: OutcomeWriter,
-  current: (lead: Lead) => Lead,
-  stopping: () => boolean,
-) {
-  for (const stored of store.leads()) {
-    if (stopping() || current(stored).state !== "pending") continue;
-    const lead = await store.claim(current(stored));
-    if (!lead) continue;
+async function fileInInbox(store: LeadStore, outcomes: OutcomeWriter, stopping: () => boolean) {
+  while (!stopping()) {
+    const { lead } = await store.claimNext(outcomes.unwrittenIds());
+    if (!lead) return;
     const filed: Lead = { ...lead, state: "inbox" };
     logLeadState(filed);
     await outcomes.write(filed);

@@ -15,8 +15,9 @@ interface Retry {
 
 /**
  * The delivery outcomes of one process on their way into the store. An outcome that cannot be
- * written stays in memory (it wins over what the store holds) and is written again with backoff,
- * so a lead EmailJS accepted is never sent again by this process, whatever the store does.
+ * written stays in memory (it wins over what the store holds, and its lead is claimed by this
+ * process for no other send) and is written again with backoff, so a lead EmailJS accepted is
+ * never sent again by this process, whatever the store does and however long its lease was.
  */
 export function createOutcomeWriter(options: {
   store: LeadStore;
@@ -24,10 +25,8 @@ export function createOutcomeWriter(options: {
   log: (line: string) => void;
 }) {
   const { store, now, log } = options;
-  /** The unwritten outcomes by lead id, with their retry times… */
+  /** The unwritten outcomes by lead id, with their retry times. */
   const retries = new Map<string, Retry>();
-  /** …and the same outcomes as leads, which win over what the store holds. */
-  const unwrittenOutcomes = new Map<string, Lead>();
 
   // One line when writing outcomes starts failing (per cause), one when they are written again.
   let fault = "";
@@ -53,12 +52,10 @@ export function createOutcomeWriter(options: {
       // False when the lead was erased meanwhile: nothing to write, then or ever.
       await store.save(lead);
       retries.delete(lead.id);
-      unwrittenOutcomes.delete(lead.id);
       if (retries.size === 0) worked();
     } catch (error) {
       const delayMs = previous ? Math.min(previous.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
       retries.set(lead.id, { lead, retryAt: now().getTime() + delayMs, delayMs });
-      unwrittenOutcomes.set(lead.id, lead);
       failed(error);
     }
   };
@@ -82,8 +79,11 @@ export function createOutcomeWriter(options: {
     unwrittenCount: () => retries.size,
     /** Whether an outcome EmailJS accepted is among the unwritten outcomes. */
     sentUnwritten: () => [...retries.values()].some((entry) => entry.lead.state === "sent"),
+    /** The ids of the leads whose outcome is unwritten: no send claims them again. */
+    unwrittenIds: (): ReadonlySet<string> => new Set(retries.keys()),
     /** The unwritten outcomes by lead id: they win over what the store holds. */
-    unwrittenOutcomes: (): ReadonlyMap<string, Lead> => unwrittenOutcomes,
+    unwrittenOutcomes: (): ReadonlyMap<string, Lead> =>
+      new Map([...retries].map(([id, entry]) => [id, entry.lead])),
   };
 }
 

@@ -24,7 +24,7 @@ export function createDelivererOwnership(options: {
   scan: () => Promise<boolean>;
   stopping: () => boolean;
   /** This process just took the lock. */
-  onAcquired: () => void;
+  onAcquired: () => Promise<void>;
 }) {
   const { store, lock, retention, now, log, report, scan, stopping, onAcquired } = options;
   let owner = false;
@@ -51,7 +51,7 @@ export function createDelivererOwnership(options: {
         } else if ((await scan()) && (await lock.acquire())) {
           owner = true;
           waitingLogged = false;
-          onAcquired();
+          await onAcquired();
         } else if (!waitingLogged) {
           waitingLogged = true;
           log(

@@ -39,6 +39,10 @@ export { StoreFullError };
 
 /** The folder store: the contract, and what its own tests and the cap need. */
 export interface FolderLeadStore extends LeadStore {
+  /** Rereads the folder and returns every lead it holds, oldest first. */
+  scan(): Promise<Lead[]>;
+  /** Every lead as of the last scan or write, oldest first. */
+  leads(): Lead[];
   /** Removes a lead's file (no erasure record). */
   remove(lead: Lead): Promise<void>;
   /** Whether undelivered leads have reached the cap (new enquiries are then not kept). */
@@ -75,6 +79,8 @@ export function createFolderLeadStore(
   const { fileOf, sorted, remove, wasErased, countUndelivered } = view;
   const writes = createFolderWrites(view, onWrite);
   const scan = createFolderScan(view);
+  /** Pending leads found when this process took over delivery: due at once, until their next write. */
+  const hurried = new Set<string>();
 
   /** Removes up to `count` delivered leads, oldest first; never one the agency has not got. */
   const makeRoom = async (count: number, why: string) => {
@@ -136,6 +142,7 @@ export function createFolderLeadStore(
 
     async save(lead) {
       const name = fileOf(lead.id);
+      hurried.delete(lead.id);
       if (name !== undefined) {
         view.startSave(lead.id);
         const written = await writes.write(name, lead, true);
@@ -172,7 +179,28 @@ export function createFolderLeadStore(
       );
     },
 
-    claim: async (lead) => ((await wasErased(lead)) ? null : lead),
+    async claimNext(except) {
+      // The view is this store: one deliverer per folder (its lock file) picks from it.
+      const time = now().getTime();
+      for (;;) {
+        let chosen: Lead | undefined;
+        let chosenDue = 0;
+        for (const lead of sorted()) {
+          if (lead.state !== "pending" || except.has(lead.id)) continue;
+          const due = hurried.has(lead.id) ? 0 : Date.parse(lead.nextAttemptAt);
+          if (chosen === undefined || due < chosenDue) [chosen, chosenDue] = [lead, due];
+        }
+        if (chosen === undefined) return { lead: null, dueAt: null };
+        if (chosenDue > time) return { lead: null, dueAt: chosenDue };
+        // Erased while it waited (`npm run leads -- erase`): never sent.
+        if (!(await wasErased(chosen))) return { lead: chosen };
+        hurried.delete(chosen.id);
+      }
+    },
+
+    async hurryPending() {
+      for (const lead of sorted()) if (lead.state === "pending") hurried.add(lead.id);
+    },
 
     scan,
 

@@ -25,13 +25,14 @@ import {
 } from "~/leads/postgres/rows.server";
 
 /**
- * How long a claimed lead is another deliverer's to leave alone: three EmailJS time limits. A
+ * How long a claimed lead is another deliverer's to leave alone: three EmailJS time limits, so
+ * the claim outlives the one send it covers even when the deliverer lost its lock mid-send. A
  * deliverer that dies in the middle of a send leaves its lead claimed; the next one sends it
  * again only once the lease has passed (at most one duplicate per crash).
  */
 export const LEASE_SECONDS = 30;
-/** Pending leads the delivery view holds at once, soonest due first. */
-const VIEW_SIZE = 500;
+/** What a claim lasts beyond the send's time limit at least: the outcome's write after the answer. */
+export const LEASE_MARGIN_MS = 10_000;
 
 const UNDELIVERED = `state IN (${UNDELIVERED_STATES.map((state) => `'${state}'`).join(", ")})`;
 
@@ -46,15 +47,8 @@ export function createPostgresLeadStore(
 ): LeadStore {
   const { database, leaseSeconds = LEASE_SECONDS, now = () => new Date(), log = console.error } = options;
   const { maxLeads = MAX_LEADS, maxSpamPerReason = MAX_SPAM_PER_REASON, onWrite = () => {} } = options;
-  /** The pending leads due soonest, as of the last scan or write. */
-  const view = new Map<string, Lead>();
   const writes = createWriteRecord(now, onWrite);
   const written = writes.run;
-
-  const remember = (lead: Lead) => {
-    if (lead.state === "pending") view.set(lead.id, lead);
-    else view.delete(lead.id);
-  };
 
   const insert = async (lead: Lead, capped: boolean) => {
     const cap = capped ? `WHERE (SELECT count(*) FROM leads WHERE ${UNDELIVERED}) < ${Number(maxLeads)}` : "";
@@ -63,7 +57,6 @@ export function createPostgresLeadStore(
     );
     if (rowCount === 0) throw new StoreFullError(maxLeads);
     logLeadState(lead);
-    remember(lead);
     return lead;
   };
 
@@ -90,23 +83,15 @@ export function createPostgresLeadStore(
           leadValues(lead),
         ),
       );
-      if (rowCount === 0) {
-        view.delete(lead.id);
-        return false;
-      }
-      remember(lead);
-      return true;
+      return rowCount !== 0;
     },
 
     async erase(lead) {
       await eraseLeadRow(database, lead.id, now());
-      view.delete(lead.id);
     },
 
     async isErased(lead) {
-      const erased = await isErasedRow(database, lead.id);
-      if (erased) view.delete(lead.id);
-      return erased;
+      return isErasedRow(database, lead.id);
     },
 
     async has(id) {
@@ -115,30 +100,50 @@ export function createPostgresLeadStore(
       return rows.length > 0;
     },
 
-    async claim(lead) {
-      const { rows } = await database.query<LeadRow>(
-        `UPDATE leads SET lease_until = now() + make_interval(secs => $2)
-         WHERE id = $1 AND state = 'pending' AND (lease_until IS NULL OR lease_until <= now())
-         RETURNING ${LEAD_COLUMNS}`,
-        [lead.id, leaseSeconds],
+    async claimNext(except) {
+      const skipped = [...except];
+      for (;;) {
+        // One statement: the row lock of SKIP LOCKED keeps two replicas off one lead while they
+        // claim, the lease afterwards while its send runs.
+        const { rows } = await database.query<LeadRow>(
+          `UPDATE leads SET lease_until = now() + make_interval(secs => $3)
+           WHERE id = (
+             SELECT id FROM leads
+             WHERE state = 'pending' AND next_attempt_at <= $1 AND NOT (id = ANY($2::uuid[]))
+               AND (lease_until IS NULL OR lease_until <= now())
+             ORDER BY next_attempt_at, received_at, id
+             LIMIT 1 FOR UPDATE SKIP LOCKED)
+           RETURNING ${LEAD_COLUMNS}`,
+          [now().toISOString(), skipped, leaseSeconds],
+        );
+        const row = rows[0];
+        if (!row) break;
+        const lead = leadFromRow(row);
+        if (lead) return { lead };
+        // A row this release cannot read stays claimed until its lease passes, and is left alone.
+        skipped.push(row.id);
+      }
+      const { rows } = await database.query<{ due: Date | null }>(
+        `SELECT min(next_attempt_at) AS due FROM leads
+         WHERE state = 'pending' AND NOT (id = ANY($1::uuid[])) AND (lease_until IS NULL OR lease_until <= now())`,
+        [skipped],
       );
-      const claimed = rows[0] ? leadFromRow(rows[0]) : null;
-      if (!claimed) view.delete(lead.id);
-      return claimed;
+      const due = rows[0]?.due;
+      return { lead: null, dueAt: due ? due.getTime() : null };
+    },
+
+    async hurryPending() {
+      await written(() =>
+        database.query(
+          `UPDATE leads SET next_attempt_at = $1 WHERE state = 'pending' AND next_attempt_at > $1`,
+          [now().toISOString()],
+        ),
+      );
     },
 
     async scan() {
-      const { rows } = await database.query<LeadRow>(
-        `SELECT ${LEAD_COLUMNS} FROM leads
-         WHERE state = 'pending' AND (lease_until IS NULL OR lease_until <= now())
-         ORDER BY next_attempt_at, received_at LIMIT ${VIEW_SIZE}`,
-      );
-      view.clear();
-      for (const lead of leadsFromRows(rows)) view.set(lead.id, lead);
-      return [...view.values()];
+      await database.query("SELECT 1");
     },
-
-    leads: () => [...view.values()].sort((a, b) => (a.receivedAt < b.receivedAt ? -1 : 1)),
 
     async list() {
       const { rows } = await database.query<LeadRow>(
