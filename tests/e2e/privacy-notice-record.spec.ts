@@ -1,7 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test as base, expect, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
 import { privacyFactsFrom } from "../../app/content/privacy-notice/facts.server";
 import { publishedPrivacyNotice } from "../../app/content/privacy-notice/published";
@@ -9,7 +8,7 @@ import { privacyNoticeSha256 } from "../../app/enquiry/privacy-notice-record.ser
 import { parseEnv } from "../../app/env.server";
 import type { PrivacyNoticeRecord } from "../../app/lead-parts/privacy-notice";
 import { fillPrivacyNotice } from "../../app/privacy-notice/text";
-import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
+import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
 import {
   databaseStatus,
@@ -25,34 +24,15 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
-import { startPostgres, type TestPostgres } from "../support/postgres";
+import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 
 // Each lead records the privacy notice its sender was shown, end to end: a real browser on the
 // built server, with and without JavaScript, on the folder store and on PostgreSQL; the
 // operator's `npm run leads -- --json` and `erase`; the HTTPS EmailJS fake. One fake at a time.
-// Each test starts its own server (its store, its database), so pages go to absolute URLs.
-base.describe.configure({ mode: "serial" });
-
-const test = base.extend<object, { postgres: TestPostgres; fake: FakeEmailJs }>({
-  postgres: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
-    async ({}, use) => {
-      const postgres = await startPostgres("pg-e2e-privacy-record");
-      await use(postgres);
-      await postgres.dispose();
-    },
-    { scope: "worker", timeout: 90_000 },
-  ],
-  fake: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
-    async ({}, use) => {
-      const fake = await startFakeEmailJs();
-      await use(fake);
-      await fake.close();
-    },
-    { scope: "worker" },
-  ],
-});
+// Each test starts its own server (its store, its database), so pages go to absolute URLs; the
+// node-24 project runs them again on the image's Node line.
+const test = replicaTest(fakeHostFor(4));
+test.describe.configure({ mode: "serial" });
 
 /** Configured, so the recorded hash is of the text as this server fills it in. */
 const SERVER_ENV = { ENQUIRY_RETENTION_DAYS: "45" };
@@ -69,21 +49,23 @@ function shown(language: "en" | "hi"): PrivacyNoticeRecord {
 }
 
 const servers: RunningServer[] = [];
-const folders: string[] = [];
 test.afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.stop()));
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-/** A server on a data folder of its own, and on a database of its own when `databaseUrl` is given. */
-async function startApp(fake: FakeEmailJs, databaseUrl?: string) {
-  const folder = mkdtempSync(join(tmpdir(), "privacy-record-"));
-  folders.push(folder);
+/**
+ * A server on the test's folder, and on `databaseUrl` when given, started with `node`; and the
+ * operator's `npm run leads` on the same store (from a folder of its own with the database).
+ */
+async function startApp(options: { fake: FakeEmailJs; folder: string; node: string; databaseUrl?: string }) {
+  const { fake, folder, node, databaseUrl } = options;
   const storeDir = join(folder, "data");
   const database: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
-  const app = await startServer({ env: { ...emailJsAppEnv(fake, storeDir), ...SERVER_ENV, ...database } });
+  const app = await startServer({
+    env: { ...emailJsAppEnv(fake, storeDir), ...SERVER_ENV, ...database },
+    node,
+  });
   servers.push(app);
-  // The operator's shell: the database when there is one (from a folder of its own), else the folder.
   const leads = async (args: string[]) =>
     (await leadsCli(databaseUrl ? join(folder, "operator") : storeDir, args, database)).stdout;
   return { app, storeDir, leads };
@@ -146,14 +128,16 @@ for (const store of ["the data folder", "PostgreSQL"] as const) {
     test.describe(`${javaScript ? "with" : "without"} JavaScript`, () => {
       test.use({ javaScriptEnabled: javaScript });
 
-      test(`the lead keeps the privacy notice shown (${language}) in ${store}: --json shows it, EmailJS gets notice_version, erase removes it`, async ({
+      test(`@process the lead keeps the privacy notice shown (${language}) in ${store}: --json shows it, EmailJS gets notice_version, erase removes it`, async ({
         page,
         fake,
+        folder,
         postgres,
+        serverNode,
       }) => {
         test.setTimeout(120_000);
         const databaseUrl = store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
-        const { app, storeDir, leads } = await startApp(fake, databaseUrl);
+        const { app, storeDir, leads } = await startApp({ fake, folder, node: serverNode, databaseUrl });
         const values = validEnquiry();
         const record = shown(language);
         await sendFromPage(page, app.url, values, language, javaScript);
@@ -196,11 +180,13 @@ for (const store of ["the data folder", "PostgreSQL"] as const) {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a page left open across a deploy posts a version this server does not know: 303, the lead kept without a record", async ({
+  test("@process a page left open across a deploy posts a version this server does not know: 303, the lead kept without a record", async ({
     page,
     fake,
+    folder,
+    serverNode,
   }) => {
-    const { app, storeDir, leads } = await startApp(fake);
+    const { app, storeDir, leads } = await startApp({ fake, folder, node: serverNode });
     // The page as an older release served it: another version in the hidden field.
     await page.route(`${app.url}/`, async (route) => {
       const response = await route.fetch();
@@ -225,13 +211,16 @@ test.describe("without JavaScript", () => {
     expect(filesHolding(storeDir, '"privacyNotice"')).toEqual([]);
   });
 
-  test("during a database outage the enquiry is sent directly, and EmailJS still gets notice_version", async ({
+  test("@process during a database outage the enquiry is sent directly, and EmailJS still gets notice_version", async ({
     page,
     fake,
+    folder,
+    databaseUrl,
     postgres,
+    serverNode,
   }) => {
     test.setTimeout(120_000);
-    const { app } = await startApp(fake, await postgres.createDatabase());
+    const { app } = await startApp({ fake, folder, node: serverNode, databaseUrl });
     await expect
       .poll(async () => databaseStatus(await healthDetails(app.url)), { timeout: 30_000 })
       .toBe("ok");
