@@ -169,12 +169,13 @@ function plural(count: number, noun: string) {
 
 function printJson(leads: Lead[]) {
   for (const lead of leads) {
-    const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt, reason, releasedAt, source } =
-      lead;
+    const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt, reason, releasedAt } = lead;
+    const { source, privacyNotice } = lead;
     const notes = {
       ...(reason ? { reason } : {}),
       ...(releasedAt ? { releasedAt } : {}),
       ...(source ? { source } : {}),
+      ...(privacyNotice ? { privacyNotice } : {}),
     };
     const flat = { id, receivedAt, state, attempts, lastError, nextAttemptAt, ...notes, ...enquiry };
     // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.

@@ -59,7 +59,7 @@ function leadMail(mail: MailTransport | null): LeadMail {
   return {
     kind: "send",
     async send(lead) {
-      const result = await mail.send(lead.enquiry, lead.source);
+      const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
       logMailFailure(mail.name, result);
       return result;
     },

@@ -1,5 +1,6 @@
 import type { DeliveryError, DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
+import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";
 
 export const WEBHOOK_EVENTS = ["lead.received", "lead.failed", "lead.erased"] as const;
@@ -22,6 +23,7 @@ export interface ReceivedLead {
   receivedAt: string;
   enquiry: Enquiry;
   source?: LeadSource;
+  privacyNotice?: PrivacyNoticeRecord;
 }
 
 /** `{"type", "timestamp", "data"}`: the Standard Webhooks body. `at` is when the event happened. */
@@ -36,7 +38,8 @@ function message(
 
 /**
  * A new lead, for the CRM: the five fields as stored, where it came from (the source record,
- * its one line as the mail shows it, the ad-click id) and when.
+ * its one line as the mail shows it, the ad-click id), when, and the privacy notice its sender
+ * was shown (null when not known).
  */
 export function leadReceived(lead: ReceivedLead): WebhookMessage {
   const { name, email, countryCode, phoneNumber, message: text } = lead.enquiry;
@@ -51,6 +54,7 @@ export function leadReceived(lead: ReceivedLead): WebhookMessage {
     source: lead.source ?? null,
     sourceSummary: describeSource(lead.source),
     clickId: clickIdOf(lead.source) || null,
+    privacyNotice: lead.privacyNotice ?? null,
   });
 }
 

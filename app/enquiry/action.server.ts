@@ -20,6 +20,7 @@ import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { Allowance } from "~/http/limits.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
+import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { logMailFailure } from "~/mail/failures.server";
@@ -32,6 +33,9 @@ type Attempt =
   | { kind: "sent" }
   | Limited
   | { kind: "failed"; result: SendResult | null };
+
+/** What the form tells besides the enquiry: where its sender came from, the privacy notice they were shown. */
+type Provenance = { source?: LeadSource; privacyNotice?: PrivacyNoticeRecord };
 
 /** What became of an enquiry a filter caught. */
 type Caught = { kind: "quarantined"; leadId: string } | Limited | { kind: "unkept" };
@@ -121,15 +125,16 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   const privacyNotice = readPrivacyNotice(fields);
   // Each outcome of a valid enquiry names the privacy notice its sender was shown, when known.
   const logShown = (line: Omit<EnquiryLogLine, "ms">) =>
-    log({ ...line, privacyNotice: privacyNotice && `${privacyNotice.version} ${privacyNotice.language}` });
+    log({ ...line, privacyNotice: describePrivacyNotice(privacyNotice) || undefined });
   const spam = spamReason(context.spamRules, request, fields, enquiry);
-  if (spam) return refuseSpam(enquiry, spam, context, submission.reply(), logShown, source);
+  if (spam)
+    return refuseSpam(enquiry, spam, context, submission.reply(), logShown, { source, privacyNotice });
   // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
   const stillHolds = async (earlier: Attempt) =>
     earlier.kind !== "stored" || (await context.leads.stillKeeps(earlier.leadId));
   const { result: attempt, duplicate } = await attempts.run(
     enquiryKey("kept", enquiry),
-    () => deliver(enquiry, context, source),
+    () => deliver(enquiry, context, { source, privacyNotice }),
     stillHolds,
     acrossReplicas(context.submissions, "kept", enquiry, keepAttempt, stillHolds),
   );
@@ -169,7 +174,7 @@ async function refuseSpam(
   context: EnquiryContext,
   result: EnquiryActionData["result"],
   log: (line: Omit<EnquiryLogLine, "ms">) => void,
-  source?: LeadSource,
+  { source, privacyNotice }: Provenance,
 ) {
   const { client, leads, enquiryLimits } = context;
   const stillHolds = async (earlier: Caught) =>
@@ -179,7 +184,7 @@ async function refuseSpam(
     async (): Promise<Caught> => {
       const units = await takeEnquiryUnits(enquiryLimits, client, { throttle: false });
       if (!units.allowed) return limited(units);
-      const leadId = await leads.quarantine(enquiry, reason, source);
+      const leadId = await leads.quarantine(enquiry, reason, source, privacyNotice);
       if (leadId !== null) return { kind: "quarantined", leadId };
       await units.giveBack();
       return { kind: "unkept" };
@@ -206,18 +211,22 @@ function limited(refusal: Extract<Allowance<EnquiryLimitName>, { allowed: false 
  * simultaneous enquiries never pass more than the limits allow; gives them back when nothing
  * could be kept or sent: only an accepted enquiry counts.
  */
-async function deliver(enquiry: Enquiry, context: EnquiryContext, source?: LeadSource): Promise<Attempt> {
+async function deliver(
+  enquiry: Enquiry,
+  context: EnquiryContext,
+  { source, privacyNotice }: Provenance,
+): Promise<Attempt> {
   const { client, leads, mail, enquiryLimits } = context;
   const units = await takeEnquiryUnits(enquiryLimits, client, { throttle: true });
   if (!units.allowed) return limited(units);
-  const leadId = await leads.keep(enquiry, source);
+  const leadId = await leads.keep(enquiry, source, privacyNotice);
   if (leadId !== null) return { kind: "stored", leadId };
   // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
   if (!mail) {
     await units.giveBack();
     return { kind: "failed", result: null };
   }
-  const result = await mail.send(enquiry, source);
+  const result = await mail.send(enquiry, source, privacyNotice);
   if (result.ok) return { kind: "sent" };
   await units.giveBack();
   logMailFailure(mail.name, result);

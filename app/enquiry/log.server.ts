@@ -19,7 +19,7 @@ export interface EnquiryLogLine {
   transport?: string;
   ms: number;
   reason?: string;
-  /** The privacy notice the sender was shown, as `version language` (~/enquiry/privacy-notice-record.server). */
+  /** The privacy notice the sender was shown, as `version language` (~/lead-parts/privacy-notice). */
   privacyNotice?: string;
 }
 

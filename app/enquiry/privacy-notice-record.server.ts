@@ -2,20 +2,11 @@ import { createHash } from "node:crypto";
 import { privacyFacts } from "~/content/privacy-notice/facts.server";
 import { publishedPrivacyNotice } from "~/content/privacy-notice/published";
 import { singleValue } from "~/enquiry/body.server";
+import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
 import { fillPrivacyNotice, type PrivacyNoticeFacts } from "~/privacy-notice/text";
 
-/**
- * Which privacy notice an enquiry's sender was shown: its version, its language, and the
- * SHA-256 (hex) of its canonical text as this server renders it, so that the record can be
- * matched to the words (~/content/privacy-notice/published keeps every version's text).
- */
-export interface PrivacyNoticeRecord {
-  version: string;
-  language: string;
-  sha256: string;
-}
-
+/** The SHA-256 (hex) a privacy notice record holds of the text as rendered. */
 export function privacyNoticeSha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }

@@ -1,5 +1,6 @@
 /** What every lead store promises (the folder's and PostgreSQL's), and the limits both keep. */
 import type { Enquiry } from "~/lead-parts/enquiry";
+import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import type { Lead, LeadState } from "~/leads/lead";
@@ -69,12 +70,22 @@ export interface LeadStore {
   /** Where the leads are kept, as log lines name it: the folder, or the database. */
   readonly folder: string;
   /** Stores a new lead durably and returns it; throws when it cannot (StoreFullError at the cap). */
-  add(enquiry: Enquiry, state: Extract<LeadState, "pending" | "inbox">, source?: LeadSource): Promise<Lead>;
+  add(
+    enquiry: Enquiry,
+    state: Extract<LeadState, "pending" | "inbox">,
+    source?: LeadSource,
+    privacyNotice?: PrivacyNoticeRecord,
+  ): Promise<Lead>;
   /**
    * Keeps a lead a filter caught in the state `spam`, never delivered and outside the cap. Past
    * the cap of its reason, the oldest of that reason is removed (one log line each).
    */
-  quarantine(enquiry: Enquiry, reason: SpamReason, source?: LeadSource): Promise<Lead>;
+  quarantine(
+    enquiry: Enquiry,
+    reason: SpamReason,
+    source?: LeadSource,
+    privacyNotice?: PrivacyNoticeRecord,
+  ): Promise<Lead>;
   /** Writes a lead's new state durably; false (and nothing written) when it was erased. */
   save(lead: Lead): Promise<boolean>;
   /** Deletes a lead for good (a person's request): no process that still holds it writes it back. */

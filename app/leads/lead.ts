@@ -1,5 +1,6 @@
 /** The lead record: its states, how it is made, named on disk, parsed and logged. */
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
+import { type PrivacyNoticeRecord, parsePrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { type LeadSource, parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";
 
@@ -37,6 +38,8 @@ export interface Lead {
   releasedAt?: string;
   /** Where the visitor came from (campaign, click id, referring site); leads from before it have none. */
   source?: LeadSource;
+  /** The privacy notice its sender was shown, when the server knew it; leads from before it have none. */
+  privacyNotice?: PrivacyNoticeRecord;
 }
 
 /** A lead as it is first stored at `at`: nothing tried yet, due at once. */
@@ -47,6 +50,7 @@ export function newLead(options: {
   at: Date;
   reason?: SpamReason;
   source?: LeadSource;
+  privacyNotice?: PrivacyNoticeRecord;
 }): Lead {
   const at = options.at.toISOString();
   return {
@@ -60,6 +64,7 @@ export function newLead(options: {
     enquiry: options.enquiry,
     ...(options.reason ? { reason: options.reason } : {}),
     ...(options.source ? { source: options.source } : {}),
+    ...(options.privacyNotice ? { privacyNotice: options.privacyNotice } : {}),
   };
 }
 
@@ -79,8 +84,8 @@ export function leadIdOfFileName(name: string): string | null {
 }
 
 /**
- * The lead a file holds, or null when the text is not a complete lead record. A source that is
- * not what the site writes is left out: the lead itself is still read.
+ * The lead a file holds, or null when the text is not a complete lead record. A source or a
+ * privacy notice record that is not what the site writes is left out: the lead itself is still read.
  */
 export function parseLead(text: string): Lead | null {
   let value: unknown;
@@ -113,6 +118,11 @@ export function parseLead(text: string): Lead | null {
     const source = parseLeadSource(lead.source);
     if (source) lead.source = source;
     else delete lead.source;
+  }
+  if (lead.privacyNotice !== undefined) {
+    const privacyNotice = parsePrivacyNoticeRecord(lead.privacyNotice);
+    if (privacyNotice) lead.privacyNotice = privacyNotice;
+    else delete lead.privacyNotice;
   }
   return value as Lead;
 }

@@ -5,6 +5,7 @@
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import type { Env } from "~/env.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
+import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { type LeadStore, MAX_LEADS, StoreFullError } from "~/leads/contract.server";
@@ -22,15 +23,21 @@ export type { LeadsHealth } from "~/leads/health-report";
 export interface LeadService {
   /**
    * Keeps an enquiry in the store and has it delivered: its lead's id, or null when the store
-   * cannot keep it (then the caller sends it directly).
+   * cannot keep it (then the caller sends it directly). The lead keeps where its sender came
+   * from and the privacy notice they were shown, when known.
    */
-  keep(enquiry: Enquiry, source?: LeadSource): Promise<string | null>;
+  keep(enquiry: Enquiry, source?: LeadSource, privacyNotice?: PrivacyNoticeRecord): Promise<string | null>;
   /**
    * Keeps an enquiry a filter caught in the quarantine (state `spam`, never delivered): its
    * lead's id, or null when the store cannot keep it. Nothing is sent directly: a caught
    * enquiry waits for an operator.
    */
-  quarantine(enquiry: Enquiry, reason: SpamReason, source?: LeadSource): Promise<string | null>;
+  quarantine(
+    enquiry: Enquiry,
+    reason: SpamReason,
+    source?: LeadSource,
+    privacyNotice?: PrivacyNoticeRecord,
+  ): Promise<string | null>;
   /** Whether the lead `id` is still kept: false once it was erased (by any process) or removed. */
   stillKeeps(id: string): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
@@ -111,9 +118,10 @@ export function createLeadService(
   };
 
   return {
-    async keep(enquiry, source) {
+    async keep(enquiry, source, privacyNotice) {
       try {
-        const lead = await store.add(enquiry, mail.kind === "inbox" ? "inbox" : "pending", source);
+        const state = mail.kind === "inbox" ? "inbox" : "pending";
+        const lead = await store.add(enquiry, state, source, privacyNotice);
         full = false;
         delivery.wake();
         return lead.id;
@@ -127,9 +135,9 @@ export function createLeadService(
         return null;
       }
     },
-    async quarantine(enquiry, reason, source) {
+    async quarantine(enquiry, reason, source, privacyNotice) {
       try {
-        return (await store.quarantine(enquiry, reason, source)).id;
+        return (await store.quarantine(enquiry, reason, source, privacyNotice)).id;
       } catch {
         // The store's write outcome (onWrite) already says whether it is usable.
         return null;

@@ -29,11 +29,11 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
 
   return {
     name: "emailjs",
-    async send(enquiry, source) {
+    async send(enquiry, source, privacyNotice) {
       const attempt: Promise<SendResult> = sendEmail(
         config.serviceId,
         config.templateId,
-        toTemplateParams(enquiry, config.recipient, source),
+        toTemplateParams(enquiry, config.recipient, source, privacyNotice),
         { publicKey: config.publicKey, privateKey: config.privateKey },
       ).then(
         (): SendResult => ({ ok: true }),

@@ -1,4 +1,5 @@
 import type { Enquiry } from "~/lead-parts/enquiry";
+import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 
 export type SendResult =
@@ -15,5 +16,5 @@ export type SendResult =
 export interface MailTransport {
   readonly name: "emailjs" | "none";
   /** Never throws: every failure comes back as `{ ok: false }`. */
-  send(enquiry: Enquiry, source?: LeadSource): Promise<SendResult>;
+  send(enquiry: Enquiry, source?: LeadSource, privacyNotice?: PrivacyNoticeRecord): Promise<SendResult>;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import {
   EMAILJS_KEYS,
@@ -78,11 +79,19 @@ const EMPTY: EnquiryValues = { name: "", email: "", countryCode: "", phoneNumber
 /** A negative check's window: the deliverer rereads the store every SCAN_MS, so a send it would make falls inside. */
 const RESCAN_WINDOW_MS = windowCovering(SCAN_MS);
 
+/** What a POST made without the page says: no page of the site, no privacy notice. */
+const WITHOUT_PAGE = { source: "unknown", noticeVersion: "" };
+
 /**
  * Waits for the delivery loop to send the enquiry once, then checks the request EmailJS got.
- * `source`: `direct` from the home page, `unknown` from a POST that names no page of the site.
+ * From the home page: `source` `direct` and the privacy notice it shows (English at first);
+ * from a POST made without the page, WITHOUT_PAGE.
  */
-async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues, source = "direct") {
+async function expectProviderRequest(
+  fake: FakeEmailJs,
+  values: EnquiryValues,
+  { source = "direct", noticeVersion = `${PRIVACY_NOTICE_VERSION} en` } = {},
+) {
   await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
   const [request] = requestsFor(fake, values.name);
   expect(request?.method).toBe("POST");
@@ -107,6 +116,7 @@ async function expectProviderRequest(fake: FakeEmailJs, values: EnquiryValues, s
     from_name: values.name,
     source,
     click_id: "",
+    notice_version: noticeVersion,
   });
 }
 
@@ -254,6 +264,8 @@ test.describe("with JavaScript", () => {
     await expect.poll(() => app.output()).toContain('"outcome":"quarantined","reason":"honeypot"');
     const caught = leadNamed(storeDir, values.name);
     expect(caught).toMatchObject({ state: "spam", reason: "honeypot", attempts: 0, enquiry: values });
+    // The quarantine keeps the privacy notice its sender was shown: released, the mail carries it.
+    expect(caught?.privacyNotice).toMatchObject({ version: PRIVACY_NOTICE_VERSION, language: "en" });
     await expect.poll(async () => (await healthDetails(app.url)).leads.spam).toBeGreaterThanOrEqual(1);
     // The deliverer rereads the folder every SCAN_MS and sends pending leads at once: spam never.
     await expectThroughout(RESCAN_WINDOW_MS, () => {
@@ -385,7 +397,7 @@ test.describe("idempotency", () => {
     expect(first?.headers().location).toMatch(/^\/\?enquiry=[\w.-]+#contact$/);
     expect(second?.headers().location).toMatch(/^\/\?enquiry=[\w.-]+#contact$/);
     expect(second?.headers().location).not.toBe(first?.headers().location);
-    await expectProviderRequest(fake, values, "unknown");
+    await expectProviderRequest(fake, values, WITHOUT_PAGE);
 
     const again = await request.post("/?index", { form: body, maxRedirects: 0 });
     expect(again.status()).toBe(303);
@@ -405,7 +417,7 @@ test.describe("idempotency", () => {
     const body = enquiryBody(values);
     expect((await request.post("/?index", { form: body, maxRedirects: 0 })).status()).toBe(303);
     // Posted with no page of the site behind it (no Referer): its source is unknown.
-    await expectProviderRequest(fake, values, "unknown");
+    await expectProviderRequest(fake, values, WITHOUT_PAGE);
     await expect.poll(() => leadNamed(storeDir, values.name)?.state).toBe("sent");
     const caught = { ...body, name: `${values.name} bot`, company_website: "https://spam.example" };
     expect((await request.post("/?index", { form: caught, maxRedirects: 0 })).status()).toBe(303);

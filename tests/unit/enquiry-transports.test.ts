@@ -24,10 +24,11 @@ const config = {
 type SendFn = typeof send;
 
 describe("EmailJS transport", () => {
-  it("sends the nine template params with both keys", async () => {
+  it("sends the ten template params with both keys", async () => {
     const sendEmail = vi.fn<SendFn>(async () => new EmailJSResponseStatus(200, "OK"));
     const source = { landing: "/", parameters: { utm_source: "google", utm_medium: "cpc", gclid: "Cj0KCQ" } };
-    const result = await createEmailJsTransport(config, sendEmail).send(enquiry, source);
+    const privacyNotice = { version: "2026-11-26", language: "hi", sha256: "0f".repeat(32) };
+    const result = await createEmailJsTransport(config, sendEmail).send(enquiry, source, privacyNotice);
     expect(result).toEqual({ ok: true });
     expect(sendEmail).toHaveBeenCalledExactlyOnceWith(
       "service_abc",
@@ -42,9 +43,16 @@ describe("EmailJS transport", () => {
         from_name: "Asha Rao",
         source: "google / cpc",
         click_id: "gclid=Cj0KCQ",
+        notice_version: "2026-11-26 hi",
       },
       { publicKey: "public-key", privateKey: "very-secret-private-key" },
     );
+  });
+
+  it("sends an empty notice_version when the sender's privacy notice is not known", async () => {
+    const sendEmail = vi.fn<SendFn>(async () => new EmailJSResponseStatus(200, "OK"));
+    await createEmailJsTransport(config, sendEmail).send(enquiry);
+    expect(sendEmail.mock.calls[0]?.[2]).toMatchObject({ notice_version: "" });
   });
 
   it.each([

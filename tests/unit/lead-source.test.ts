@@ -240,6 +240,7 @@ describe("the mail's source and click_id", () => {
       from_name: "Asha",
       source: "google / cpc",
       click_id: "gclid=g1",
+      notice_version: "",
     });
   });
 });

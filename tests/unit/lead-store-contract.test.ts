@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -77,6 +77,8 @@ interface Kind {
   place(): Promise<{
     open(options?: { now?: () => Date; maxSpamPerReason?: number; log?: (line: string) => void }): LeadStore;
     lock(): DelivererLock;
+    /** Whether anything the store keeps (a lead file or row, an erasure record) holds `text`. */
+    holds(text: string): Promise<boolean>;
   }>;
 }
 
@@ -89,6 +91,14 @@ const kinds: Kind[] = [
       return {
         open: (options = {}) => createFolderLeadStore({ folder, log: () => {}, ...options }),
         lock: () => createFolderDelivererLock({ path: delivererLockPath(folder) }),
+        async holds(text) {
+          const data = join(folder, "..");
+          const files = await readdir(data, { recursive: true, withFileTypes: true });
+          for (const file of files.filter((entry) => entry.isFile())) {
+            if ((await readFile(join(file.parentPath, file.name), "utf8")).includes(text)) return true;
+          }
+          return false;
+        },
       };
     },
   },
@@ -99,6 +109,14 @@ const kinds: Kind[] = [
       return {
         open: (options = {}) => createPostgresLeadStore({ database, log: () => {}, ...options }),
         lock: () => createPostgresDelivererLock(database),
+        async holds(text) {
+          const { rows } = await database.query<{ count: number }>(
+            `SELECT (SELECT count(*) FROM leads WHERE leads::text LIKE '%' || $1 || '%')
+                  + (SELECT count(*) FROM erasures WHERE erasures::text LIKE '%' || $1 || '%') AS count`,
+            [text],
+          );
+          return Number(rows[0]?.count) > 0;
+        },
       };
     },
   },
@@ -150,6 +168,34 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     };
     expect(await store.save(withSource)).toBe(true);
     expect(await place.open().list()).toEqual([withSource]);
+  });
+
+  it("keeps the privacy notice its sender was shown, quarantined leads too; a lead without it reads; erase takes it", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const clock = fakeClock();
+    const store = place.open({ now: clock.now });
+    const shown = { version: "2026-11-26", language: "hi", sha256: "5e".repeat(32) };
+    const lead = await store.add(enquiry, "pending", undefined, shown);
+    clock.advance(1_000);
+    const spam = await store.quarantine({ ...enquiry, name: "spam" }, "honeypot", undefined, shown);
+    clock.advance(1_000);
+    const unknown = await store.add({ ...enquiry, name: "unknown" }, "inbox");
+    const listed = await place.open().list();
+    expect(listed.map((each) => [each.id, each.privacyNotice])).toEqual([
+      [lead.id, shown],
+      [spam.id, shown],
+      [unknown.id, undefined],
+    ]);
+    expect(listed[2]).not.toHaveProperty("privacyNotice");
+    // An outcome written keeps it.
+    expect(await store.save({ ...lead, state: "sent", attempts: 1 })).toBe(true);
+    expect((await place.open().list())[0]?.privacyNotice).toEqual(shown);
+    expect(await place.holds(shown.sha256)).toBe(true);
+    await store.erase(lead);
+    await store.erase(spam);
+    expect(await place.holds(shown.sha256)).toBe(false);
+    expect((await place.open().list()).map((each) => each.id)).toEqual([unknown.id]);
   });
 
   it("quarantines outside the cap, at most N per reason, the oldest of that reason going first", async () => {
@@ -330,7 +376,8 @@ describe("importing a data folder into PostgreSQL", () => {
     const database = await newDatabase();
     const folder = await newFolder();
     const files = createFolderLeadStore({ folder, log: () => {} });
-    const pending = await files.add(enquiry, "pending");
+    const shown = { version: "2026-11-26", language: "en", sha256: "a1".repeat(32) };
+    const pending = await files.add(enquiry, "pending", undefined, shown);
     const sent = await files.add({ ...enquiry, name: "sent" }, "pending");
     await files.save({ ...sent, state: "sent", attempts: 1 });
     await files.quarantine({ ...enquiry, name: "spam" }, "honeypot");

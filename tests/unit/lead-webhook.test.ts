@@ -21,6 +21,7 @@ const lead = {
     landing: "/",
     parameters: { utm_source: "google", utm_medium: "cpc", utm_campaign: "spring-launch", gclid: "Cj0KCQiA" },
   },
+  privacyNotice: { version: "2026-11-26", language: "hi", sha256: "ab".repeat(32) },
 };
 
 let receiver: WebhookReceiver;
@@ -75,6 +76,7 @@ describe("lead.received", () => {
           source: lead.source,
           sourceSummary: "google / cpc / spring-launch",
           clickId: "gclid=Cj0KCQiA",
+          privacyNotice: lead.privacyNotice,
         },
       }),
     );
@@ -83,9 +85,14 @@ describe("lead.received", () => {
     expect(request?.bytes).toBeLessThan(1500);
   });
 
-  it("carries null for a lead stored before sources were kept", async () => {
-    const { body } = leadReceived({ ...lead, source: undefined });
-    expect(JSON.parse(body).data).toMatchObject({ source: null, sourceSummary: "unknown", clickId: null });
+  it("carries null for a lead stored before sources and privacy notice records were kept", async () => {
+    const { body } = leadReceived({ ...lead, source: undefined, privacyNotice: undefined });
+    expect(JSON.parse(body).data).toMatchObject({
+      source: null,
+      sourceSummary: "unknown",
+      clickId: null,
+      privacyNotice: null,
+    });
   });
 });
 

@@ -93,7 +93,7 @@ export const privacyPolicyFor = (facts: PrivacyFacts): Policy => ({
         },
         {
           kind: "paragraph",
-          text: "We rely on your consent when you send us an enquiry (you may withdraw it at any time), on our legitimate interest in running and protecting the website, and on our legal obligations where they apply. The privacy notice beside the contact form, in English and in Hindi, says what sending the form consents to. We never use your information for automated decision-making or profiling, and we never add you to a mailing list without asking.",
+          text: "We rely on your consent when you send us an enquiry (you may withdraw it at any time), on our legitimate interest in running and protecting the website, and on our legal obligations where they apply. The privacy notice beside the contact form, in English and in Hindi, says what sending the form consents to, and with each enquiry we keep a record of which version of that notice you were shown and in which language. We never use your information for automated decision-making or profiling, and we never add you to a mailing list without asking.",
         },
         {
           kind: "paragraph",

@@ -118,17 +118,17 @@ export function createFolderLeadStore(
   return {
     folder,
 
-    async add(enquiry, state, source) {
+    async add(enquiry, state, source, privacyNotice) {
       const undelivered = countUndelivered();
       if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
-      return addLead(newLead({ id: randomUUID(), enquiry, state, at: now(), source }));
+      return addLead(newLead({ id: randomUUID(), enquiry, state, at: now(), source, privacyNotice }));
     },
 
-    async quarantine(enquiry, reason, source) {
+    async quarantine(enquiry, reason, source, privacyNotice) {
       // The bound counts what the folder holds: right after start, the first scan may still run.
       if (!view.scanned()) await scan().catch(() => undefined);
       const lead = await addLead(
-        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source }),
+        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source, privacyNotice }),
       );
       const same = sorted().filter((other) => other.state === "spam" && other.reason === reason);
       for (const oldest of same.slice(0, Math.max(0, same.length - maxSpamPerReason))) {

@@ -1,5 +1,6 @@
 /** How a lead maps to a row of the `leads` table, and back. */
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
+import { parsePrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";
 import { LEAD_STATES, type Lead, type LeadState } from "~/leads/lead";
@@ -17,12 +18,14 @@ export interface LeadRow {
   reason: string | null;
   released_at: Date | null;
   source: unknown;
+  /** Null for a lead without the record; absent from a row read before migration 0003. */
+  privacy_notice?: unknown;
 }
 
 /** The columns of a lead, in the order of `LEAD_VALUES`. */
 export const LEAD_COLUMNS =
-  "id, received_at, state, attempts, last_error, next_attempt_at, queued_at, enquiry, reason, released_at, source";
-export const LEAD_VALUES = "$1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11::jsonb";
+  "id, received_at, state, attempts, last_error, next_attempt_at, queued_at, enquiry, reason, released_at, source, privacy_notice";
+export const LEAD_VALUES = "$1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11::jsonb, $12::jsonb";
 
 /** The values of `LEAD_COLUMNS` for `lead`. */
 export function leadValues(lead: Lead): unknown[] {
@@ -38,6 +41,7 @@ export function leadValues(lead: Lead): unknown[] {
     lead.reason ?? null,
     lead.releasedAt ?? null,
     lead.source === undefined ? null : JSON.stringify(lead.source),
+    lead.privacyNotice === undefined ? null : JSON.stringify(lead.privacyNotice),
   ];
 }
 
@@ -50,8 +54,9 @@ const isEnquiry = (value: unknown): value is Enquiry =>
 export function leadFromRow(row: LeadRow): Lead | null {
   if (!LEAD_STATES.includes(row.state as LeadState) || !isEnquiry(row.enquiry)) return null;
   if (row.reason !== null && !SPAM_REASONS.includes(row.reason as SpamReason)) return null;
-  // A source this release cannot read is dropped, never the lead.
+  // A source or a privacy notice record this release cannot read is dropped, never the lead.
   const source = row.source === null || row.source === undefined ? null : parseLeadSource(row.source);
+  const privacyNotice = parsePrivacyNoticeRecord(row.privacy_notice);
   const lead: Lead = {
     id: row.id,
     receivedAt: row.received_at.toISOString(),
@@ -64,6 +69,7 @@ export function leadFromRow(row: LeadRow): Lead | null {
     ...(row.reason !== null ? { reason: row.reason as SpamReason } : {}),
     ...(row.released_at !== null ? { releasedAt: row.released_at.toISOString() } : {}),
     ...(source ? { source } : {}),
+    ...(privacyNotice ? { privacyNotice } : {}),
   };
   return lead;
 }

@@ -63,12 +63,12 @@ export function createPostgresLeadStore(
   return {
     folder: "the database",
 
-    add: (enquiry, state, source) =>
-      insert(newLead({ id: randomUUID(), enquiry, state, at: now(), source }), true),
+    add: (enquiry, state, source, privacyNotice) =>
+      insert(newLead({ id: randomUUID(), enquiry, state, at: now(), source, privacyNotice }), true),
 
-    async quarantine(enquiry: Enquiry, reason, source) {
+    async quarantine(enquiry: Enquiry, reason, source, privacyNotice) {
       const lead = await insert(
-        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source }),
+        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source, privacyNotice }),
         false,
       );
       await capQuarantine(database, reason, maxSpamPerReason, log);

@@ -1,0 +1,244 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
+import { privacyFactsFrom } from "../../app/content/privacy-notice/facts.server";
+import { publishedPrivacyNotice } from "../../app/content/privacy-notice/published";
+import { privacyNoticeSha256 } from "../../app/enquiry/privacy-notice-record.server";
+import { parseEnv } from "../../app/env.server";
+import type { PrivacyNoticeRecord } from "../../app/lead-parts/privacy-notice";
+import { fillPrivacyNotice } from "../../app/privacy-notice/text";
+import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
+import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
+import {
+  databaseStatus,
+  healthDetails,
+  type RunningServer,
+  startServer,
+} from "../../scripts/lib/server-process";
+import {
+  type EnquiryValues,
+  enquiryForm,
+  fillEnquiry,
+  NOTICE,
+  validEnquiry,
+  waitForHydration,
+} from "../support/enquiry-page";
+import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
+
+// Each lead records the privacy notice its sender was shown, end to end: a real browser on the
+// built server, with and without JavaScript, on the folder store and on PostgreSQL; the
+// operator's `npm run leads -- --json` and `erase`; the HTTPS EmailJS fake. One fake at a time.
+// Each test starts its own server (its store, its database), so pages go to absolute URLs; the
+// node-24 project runs them again on the image's Node line.
+const test = replicaTest(fakeHostFor(4));
+test.describe.configure({ mode: "serial" });
+
+/** Configured, so the recorded hash is of the text as this server fills it in. */
+const SERVER_ENV = { ENQUIRY_RETENTION_DAYS: "45" };
+
+/** The record a lead should carry for the current privacy notice in `language`, hashed as the server renders it. */
+function shown(language: "en" | "hi"): PrivacyNoticeRecord {
+  const text = publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, language) ?? "";
+  const facts = privacyFactsFrom(parseEnv(SERVER_ENV, () => {}));
+  return {
+    version: PRIVACY_NOTICE_VERSION,
+    language,
+    sha256: privacyNoticeSha256(fillPrivacyNotice(text, facts)),
+  };
+}
+
+const servers: RunningServer[] = [];
+test.afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+/**
+ * A server on the test's folder, and on `databaseUrl` when given, started with `node`; and the
+ * operator's `npm run leads` on the same store (from a folder of its own with the database).
+ */
+async function startApp(options: { fake: FakeEmailJs; folder: string; node: string; databaseUrl?: string }) {
+  const { fake, folder, node, databaseUrl } = options;
+  const storeDir = join(folder, "data");
+  const database: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  const app = await startServer({
+    env: { ...emailJsAppEnv(fake, storeDir), ...SERVER_ENV, ...database },
+    node,
+  });
+  servers.push(app);
+  const leads = async (args: string[]) =>
+    (await leadsCli(databaseUrl ? join(folder, "operator") : storeDir, args, database)).stdout;
+  return { app, storeDir, leads };
+}
+
+/** `npm run leads -- --json`, one object per lead. */
+async function listed(leads: (args: string[]) => Promise<string>): Promise<Record<string, unknown>[]> {
+  return (await leads(["--json"]))
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+/** Sends `values` through the home page's form, the privacy notice switched to `language` first. */
+async function sendFromPage(
+  page: Page,
+  url: string,
+  values: EnquiryValues,
+  language: "en" | "hi",
+  javaScript: boolean,
+) {
+  await page.goto(url);
+  if (javaScript) await waitForHydration(page);
+  await fillEnquiry(page, values);
+  if (language === "hi")
+    await page.locator("#privacy-notice").getByRole("radio", { name: "गोपनीयता सूचना: हिन्दी" }).check();
+  const answer = page.waitForResponse((response) => response.request().method() === "POST");
+  await enquiryForm(page).submit.click();
+  await expect(enquiryForm(page).notice).toHaveText(NOTICE.sent);
+  return (await answer).status();
+}
+
+/** The `notice_version` EmailJS received with the enquiry from `name`. */
+function noticeVersionSent(fake: FakeEmailJs, name: string) {
+  const [request] = requestsFor(fake, name);
+  return (request?.body as { template_params?: Record<string, string> } | undefined)?.template_params
+    ?.notice_version;
+}
+
+/** The server's enquiry log lines, parsed. */
+function enquiryLines(app: RunningServer): Record<string, unknown>[] {
+  return app
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith('{"event":"enquiry"'))
+    .map((line) => JSON.parse(line));
+}
+
+/** Every file under `folder` whose text holds `text`. */
+function filesHolding(folder: string, text: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((path) => readFileSync(path, "utf8").includes(text));
+}
+
+for (const store of ["the data folder", "PostgreSQL"] as const) {
+  for (const javaScript of [true, false]) {
+    const language = javaScript ? "hi" : "en";
+    test.describe(`${javaScript ? "with" : "without"} JavaScript`, () => {
+      test.use({ javaScriptEnabled: javaScript });
+
+      test(`@process the lead keeps the privacy notice shown (${language}) in ${store}: --json shows it, EmailJS gets notice_version, erase removes it`, async ({
+        page,
+        fake,
+        folder,
+        postgres,
+        serverNode,
+      }) => {
+        test.setTimeout(120_000);
+        const databaseUrl = store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
+        const { app, storeDir, leads } = await startApp({ fake, folder, node: serverNode, databaseUrl });
+        const values = validEnquiry();
+        const record = shown(language);
+        await sendFromPage(page, app.url, values, language, javaScript);
+
+        await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
+        expect(noticeVersionSent(fake, values.name)).toBe(`${PRIVACY_NOTICE_VERSION} ${language}`);
+
+        await expect
+          .poll(async () => (await listed(leads)).find((lead) => lead.name === values.name)?.state, {
+            timeout: 15_000,
+          })
+          .toBe("sent");
+        expect((await listed(leads)).find((lead) => lead.name === values.name)?.privacyNotice).toEqual(
+          record,
+        );
+        if (databaseUrl) {
+          const name = new URL(databaseUrl).pathname.slice(1);
+          expect(await postgres.sql("SELECT privacy_notice FROM leads", [], name)).toEqual([
+            { privacy_notice: record },
+          ]);
+        } else {
+          expect(filesHolding(join(storeDir, "leads"), record.sha256)).toHaveLength(1);
+        }
+
+        expect(await leads(["erase", values.email])).toContain("Erased 1 lead of that person.");
+        expect(await listed(leads)).toEqual([]);
+        if (databaseUrl) {
+          const name = new URL(databaseUrl).pathname.slice(1);
+          expect(await postgres.sql("SELECT count(*)::int AS count FROM leads", [], name)).toEqual([
+            { count: 0 },
+          ]);
+        } else {
+          expect(filesHolding(storeDir, record.sha256)).toEqual([]);
+        }
+      });
+    });
+  }
+}
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("@process a page left open across a deploy posts a version this server does not know: 303, the lead kept without a record", async ({
+    page,
+    fake,
+    folder,
+    serverNode,
+  }) => {
+    const { app, storeDir, leads } = await startApp({ fake, folder, node: serverNode });
+    // The page as an older release served it: another version in the hidden field.
+    await page.route(`${app.url}/`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replaceAll(
+        `value="${PRIVACY_NOTICE_VERSION}"`,
+        'value="2020-01-01"',
+      );
+      await route.fulfill({ response, body: html });
+    });
+    const values = validEnquiry();
+    const posted = page.waitForRequest((request) => request.method() === "POST");
+    expect(await sendFromPage(page, app.url, values, "en", false)).toBe(303);
+    expect(new URLSearchParams((await posted).postData() ?? "").get("privacy_notice_version")).toBe(
+      "2020-01-01",
+    );
+
+    await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
+    expect(noticeVersionSent(fake, values.name)).toBe("");
+    const [lead] = (await listed(leads)).filter((each) => each.name === values.name);
+    expect(lead).toBeDefined();
+    expect(lead).not.toHaveProperty("privacyNotice");
+    expect(filesHolding(storeDir, '"privacyNotice"')).toEqual([]);
+  });
+
+  test("@process during a database outage the enquiry is sent directly, and EmailJS still gets notice_version", async ({
+    page,
+    fake,
+    folder,
+    databaseUrl,
+    postgres,
+    serverNode,
+  }) => {
+    test.setTimeout(120_000);
+    const { app } = await startApp({ fake, folder, node: serverNode, databaseUrl });
+    await expect
+      .poll(async () => databaseStatus(await healthDetails(app.url)), { timeout: 30_000 })
+      .toBe("ok");
+    await postgres.stop();
+    try {
+      await expect
+        .poll(async () => databaseStatus(await healthDetails(app.url)), { timeout: 30_000 })
+        .toMatch(/^unreachable: /);
+      const values = validEnquiry();
+      expect(await sendFromPage(page, app.url, values, "hi", false)).toBe(303);
+      // Sent while the visitor waited: the store never held it.
+      expect(requestsFor(fake, values.name)).toHaveLength(1);
+      expect(noticeVersionSent(fake, values.name)).toBe(`${PRIVACY_NOTICE_VERSION} hi`);
+      expect(enquiryLines(app)).toContainEqual(
+        expect.objectContaining({ outcome: "sent", privacyNotice: `${PRIVACY_NOTICE_VERSION} hi` }),
+      );
+    } finally {
+      await postgres.start();
+    }
+  });
+});
