@@ -1,3 +1,7 @@
+/**
+ * The browser's entry: records where the visit came from, hydrates the page and schedules the
+ * field-metrics report.
+ */
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";

@@ -1,3 +1,7 @@
+/**
+ * Renders a page to HTML on the server, with its nonce and security headers, or the error page
+ * when rendering fails.
+ */
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";

@@ -1,3 +1,4 @@
+/** The agency's schema.org structured data, as the inline JSON-LD script every page carries. */
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
 import { env } from "~/env.server";

@@ -1,3 +1,4 @@
+/** Hands the request's CSP nonce to the components that render inline scripts during server rendering. */
 import { createContext, useContext } from "react";
 
 const NonceContext = createContext<string>("");

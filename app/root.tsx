@@ -1,3 +1,4 @@
+/** The layout of every page (head, header, main, footer) and the root loader and error boundary. */
 import fontUrl from "@fontsource-variable/plus-jakarta-sans/files/plus-jakarta-sans-latin-wght-normal.woff2";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import {

@@ -1,3 +1,7 @@
+/**
+ * The server's graceful stop on SIGTERM or SIGINT: finish the requests in flight, then exit before
+ * a deadline.
+ */
 import type { Server, ServerResponse } from "node:http";
 
 /**

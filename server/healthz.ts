@@ -1,3 +1,7 @@
+/**
+ * The `/healthz` answer: up or draining for everyone, the store's and the database's state for
+ * HEALTH_TOKEN.
+ */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database, DatabaseState } from "~/db/database.server";

@@ -1,3 +1,7 @@
+/**
+ * Checks a request's target and `Host` before the app sees them, making the one URL the app reads
+ * or answering 400.
+ */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import { isIP, type Socket } from "node:net";
 import { CACHE_CONTROL } from "~/http/cache-control";

@@ -1,3 +1,4 @@
+/** The request log: one line per response, with the query's parameter names only. */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * What every response gets whoever writes it (security headers, `Connection: close` when needed),
+ * and the server's own plain answers.
+ */
 import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "node:http";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { applySecurityHeaders } from "~/http/security.server";

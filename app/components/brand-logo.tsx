@@ -1,3 +1,4 @@
+/** The agency's logo, its mark and name, as a link to the home page. */
 import { site } from "~/content/site";
 
 /** The agency's mark and name, linking home. */

@@ -1,3 +1,7 @@
+/**
+ * The enquiry's notice on the page: the success or failure message after a submit, announced to
+ * assistive technology.
+ */
 import { useEffect, useState } from "react";
 import { NOTICE_TEXT, NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
 

@@ -1,3 +1,4 @@
+/** The branded error page: the not-found illustration alone, or a title and advice for every other status. */
 import notFoundArt from "~/images/not-found.svg";
 
 const messages: Record<number, { title: string; body: string }> = {

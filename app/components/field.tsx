@@ -1,3 +1,7 @@
+/**
+ * A form field and its wiring: label, control, kept value and error text, read from the server's
+ * Conform answer.
+ */
 import type { SubmissionResult } from "@conform-to/react";
 import type { ReactNode } from "react";
 

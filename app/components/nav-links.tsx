@@ -1,3 +1,4 @@
+/** The site's navigation links, shared by the header bar and the menu drawer. */
 import type { MouseEvent } from "react";
 import { type NavItem, navHref, navItems } from "~/content/navigation";
 

@@ -1,3 +1,7 @@
+/**
+ * A policy's text set for reading (introduction, sections, inline links), for the policy pages and
+ * dialogs.
+ */
 import type { ReactNode } from "react";
 import type { Policy, PolicyBlock } from "~/content/policies/types";
 

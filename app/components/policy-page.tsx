@@ -1,3 +1,4 @@
+/** A policy as a page of its own (title, date, contents list and text), and its meta tags. */
 import type { MetaFunction } from "@remix-run/node";
 import { Suspense } from "react";
 import { PolicyBody, policySectionId } from "~/components/policy-body";

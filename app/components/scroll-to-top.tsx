@@ -1,3 +1,4 @@
+/** The floating 'Back to top' link. */
 import type { MouseEvent } from "react";
 import { useHydrated } from "~/hooks/use-hydrated";
 import { useScrolledPast } from "~/hooks/use-scrolled-past";

@@ -1,3 +1,4 @@
+/** An inline script whose text only the server renders, so it never ships in the JavaScript bundle. */
 import { useNonce } from "~/nonce";
 
 interface ServerInlineScriptProps {

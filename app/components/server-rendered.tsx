@@ -1,3 +1,7 @@
+/**
+ * Markup rendered on the server only and adopted as it is in the browser, so a static section
+ * ships no JavaScript.
+ */
 import { type ReactNode, useEffect, useState } from "react";
 
 interface ServerRenderedProps {

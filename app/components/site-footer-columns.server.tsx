@@ -1,3 +1,4 @@
+/** The footer's columns (who we are, address, contact, service links), rendered on the server only. */
 import { footerGroups } from "~/content/footer";
 import { formatAddress, site } from "~/content/site";
 import { BrandLogo } from "./brand-logo";

@@ -1,3 +1,4 @@
+/** The site's footer: its server-rendered columns, the policy links and the back-to-top link. */
 import { site } from "~/content/site";
 import { footerLinkClass as linkClass } from "./footer-styles";
 import { PolicyDialogLink } from "./policy-dialog-link";

@@ -1,3 +1,7 @@
+/**
+ * The site's sticky header: the logo, the navigation (marking the section the address names) and
+ * the menu drawer.
+ */
 import { useLocation } from "@remix-run/react";
 import type { NavItem } from "~/content/navigation";
 import { navItems } from "~/content/navigation";

@@ -1,3 +1,4 @@
+/** The navigation drawer of narrow screens (1023 px or less), working with and without JavaScript. */
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from "react";
 import type { NavItem } from "~/content/navigation";
 import { useHydrated } from "~/hooks/use-hydrated";

@@ -1,3 +1,4 @@
+/** The footer's link groups: each heading and the things a visitor can ask us for under it. */
 export interface FooterGroup {
   heading: string;
   /** Every entry links to the enquiry form: each is something a visitor can ask us for. */

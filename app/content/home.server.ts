@@ -1,3 +1,4 @@
+/** The home page's copy for its loader, gathered from the content modules. */
 import { hero } from "./hero";
 import { partnerLogoSize, partners, partnersIntro } from "./partners";
 import { services, servicesIntro } from "./services";

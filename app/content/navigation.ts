@@ -1,3 +1,4 @@
+/** The site's navigation items, and where each one leads from the home page and from elsewhere. */
 export interface NavItem {
   label: string;
   /** The in-page anchor on the home page, or `top` for the top of the page. */

@@ -1,3 +1,4 @@
+/** The 'Trusted By' section's copy and its partners: their names, links and logos. */
 import brightlendLogo from "~/images/partner-brightlend.svg";
 import corvantaLogo from "~/images/partner-corvanta.svg";
 import quarrystackLogo from "~/images/partner-quarrystack.svg";

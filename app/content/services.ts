@@ -1,3 +1,4 @@
+/** The services section's copy and the services the agency offers. */
 import ecommerceArt from "~/images/service-ecommerce.svg";
 import mobileArt from "~/images/service-mobile.svg";
 import saasArt from "~/images/service-saas.svg";

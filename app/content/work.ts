@@ -1,3 +1,4 @@
+/** The copy of the home page's work section: its heading and the featured case study. */
 import petCareBanner from "~/images/work-pet-care.svg";
 
 /** The reviews section's heading, for assistive technology (its blocks have visible headings). */

@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-
 /**
  * Every PostgreSQL advisory lock the site takes, by name, and the key each name stands for.
  * During a rolling deploy replicas of two releases take these locks on one database, so a
@@ -7,6 +5,7 @@ import { createHash } from "node:crypto";
  * they were, and a lock added later takes the key derived from its name
  * (docs/decisions/020-advisory-lock-keys.md).
  */
+import { createHash } from "node:crypto";
 
 /** Keys of the one-key locks (`pg_advisory_lock(bigint)`) released before keys were derived. */
 const RELEASED_KEYS: Readonly<Record<string, bigint>> = {

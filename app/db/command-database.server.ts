@@ -1,3 +1,4 @@
+/** The database for an operator's command, connected and migrated, or one line saying why not and exit 1. */
 import { parseConnectionString } from "~/db/connection-string.server";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";

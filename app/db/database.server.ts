@@ -1,3 +1,7 @@
+/**
+ * The PostgreSQL connection of one replica: its pool, its migration at start, its reachability and
+ * its time limits.
+ */
 import pg, { type Pool, type PoolClient, type QueryResult, type QueryResultRow } from "pg";
 import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
 import { describeMigration, type Migration, type MigrationOutcome, migrate } from "~/db/migrate.server";

@@ -1,3 +1,7 @@
+/**
+ * Applies the schema's migrations the database has not seen, one replica at a time, and reports
+ * edited ones.
+ */
 import type { ClientBase } from "pg";
 import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
 

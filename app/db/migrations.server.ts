@@ -1,3 +1,7 @@
+/**
+ * Reads the schema's migrations: the numbered `.sql` files of app/db/migrations/, in order, with
+ * their checksums.
+ */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,3 +1,7 @@
+/**
+ * The enquiry form's action and loader: a posted enquiry from body to answer, and the notice a
+ * URL's token stands for.
+ */
 import { randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data, redirect } from "@remix-run/node";

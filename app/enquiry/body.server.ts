@@ -1,3 +1,4 @@
+/** Reads an enquiry's form body within its size limit, as the values of each field name. */
 import { readLimitedText } from "~/http/limited-body.server";
 
 /** The largest enquiry body we read. A maximal valid enquiry, percent-encoded, stays under it. */

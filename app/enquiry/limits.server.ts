@@ -1,3 +1,7 @@
+/**
+ * The limits an enquiry must pass (flood level, per-client budget, throttle), and the units it
+ * takes of each.
+ */
 import type { Env } from "~/env.server";
 import { type Allowance, createLimit, type Limit, type LimitStore, takeEach } from "~/http/limits.server";
 

@@ -1,3 +1,7 @@
+/**
+ * The enquiry's notices: their wording, how long one shows, and what the form's loader and action
+ * hand the page.
+ */
 import type { SubmissionResult } from "@conform-to/react";
 
 /** The three outcomes a visitor is told about, worded exactly as the error catalogue says. */

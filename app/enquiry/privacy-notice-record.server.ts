@@ -1,3 +1,4 @@
+/** Reads from a posted form which privacy notice its sender was shown, for the lead to keep. */
 import { createHash } from "node:crypto";
 import { privacyFacts } from "~/content/privacy-notice/facts.server";
 import { publishedPrivacyNotice } from "~/content/privacy-notice/published";

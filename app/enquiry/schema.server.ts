@@ -1,3 +1,4 @@
+/** The enquiry as the server accepts it (a zod schema), and the hint each invalid field shows. */
 import * as z from "zod";
 import { type Enquiry, type EnquiryField, MAX_LENGTH } from "~/lead-parts/enquiry";
 import {

@@ -1,12 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Dir } from "node:fs";
-import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
-import { join } from "node:path";
-import type { Database } from "~/db/database.server";
-import { createPostgresNoticeClaims, type NoticeClaims } from "~/enquiry/notice-claims.server";
-import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
-
 /**
+ * Issues the success notice's token and shows its notice once, whichever server the sender reaches.
+ *
  * The success notice after an enquiry travels in the URL the sender is redirected to, not in a
  * cookie: a cache in front that keys by URL and forwards no cookies must still let it through.
  * The URL carries a token `<id>.<expiry>.<mac>`: 128 random bits, the expiry in seconds
@@ -17,6 +11,13 @@ import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
  * twice. Claims are swept once their token expired: after a redemption, and by the server on a
  * timer (SWEEP_INTERVAL_MS).
  */
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Dir } from "node:fs";
+import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { Database } from "~/db/database.server";
+import { createPostgresNoticeClaims, type NoticeClaims } from "~/enquiry/notice-claims.server";
+import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
 
 /** How long a landing URL holds its notice: browsers follow the redirect at once; minutes allow for a slow load. */
 export const NOTICE_TTL_MS = 5 * 60_000;

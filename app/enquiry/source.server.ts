@@ -1,3 +1,7 @@
+/**
+ * Reads where an enquiry came from, from the fields the browser added or else the page it was
+ * posted from.
+ */
 import { singleValue } from "~/enquiry/body.server";
 import { SOURCE_FIELDS } from "~/enquiry/source-fields";
 import { env } from "~/env.server";

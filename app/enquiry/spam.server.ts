@@ -1,3 +1,7 @@
+/**
+ * The spam rules (the hidden-field trap, the block list, the headless rule) and the answer each
+ * gives a caught enquiry.
+ */
 import { isHeadless } from "~/enquiry/headless.server";
 import { HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/trap-fields";
 import { type BlockList, isBlocked } from "~/lead-parts/block-list.server";

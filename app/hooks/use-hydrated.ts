@@ -1,3 +1,4 @@
+/** A hook that says whether React runs in the browser yet. */
 import { useSyncExternalStore } from "react";
 
 const subscribe = () => () => {};

@@ -1,3 +1,7 @@
+/**
+ * Hooks that say whether a media query matches (reduced motion among them), agreeing with the
+ * server's markup at hydration.
+ */
 import { useEffect, useState } from "react";
 
 /**

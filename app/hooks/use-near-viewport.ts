@@ -1,3 +1,4 @@
+/** A hook that says once an element has come near the viewport. */
 import { type RefObject, useEffect, useState } from "react";
 
 /** Becomes `true` (and stays so) once the element comes within `rootMargin` of the viewport. */

@@ -1,3 +1,4 @@
+/** Reveals the page's `[data-reveal]` elements as they scroll into view, when motion is allowed. */
 import { useEffect } from "react";
 import { reducedMotionQuery } from "~/hooks/use-media-query";
 

@@ -1,3 +1,4 @@
+/** A hook that says whether the page is scrolled past an offset. */
 import { useSyncExternalStore } from "react";
 
 function subscribe(onChange: () => void) {

@@ -1,3 +1,4 @@
+/** The URL's fragment as React state, and a way to change it without scrolling. */
 import { useSyncExternalStore } from "react";
 
 function subscribe(onChange: () => void) {

@@ -1,3 +1,4 @@
+/** Who a request's client is, as TRUST_PROXY says: the peer, or the address X-Forwarded-For gives for it. */
 import { BlockList, isIP } from "node:net";
 
 /** TRUST_PROXY: how many proxies of the operator's stand in front, or their addresses and subnets. */

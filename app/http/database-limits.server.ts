@@ -1,3 +1,4 @@
+/** The rate limits' counts kept in PostgreSQL, so that every replica counts against one budget. */
 import { RateLimiterMemory, RateLimiterPostgres } from "rate-limiter-flexible";
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import type { LimitStore } from "~/http/limits.server";

@@ -1,3 +1,4 @@
+/** Reads a request's body as UTF-8 text within a byte limit, refusing a longer or malformed one. */
 export type LimitedText = { ok: true; text: string } | { ok: false; status: 400 | 413; reason: string };
 
 /**

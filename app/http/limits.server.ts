@@ -1,3 +1,7 @@
+/**
+ * Rate limits: named limits whose units are taken atomically, counted in memory or in a store that
+ * replaces it.
+ */
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * The security headers of every response: the content security policy (by nonce or by hash), HSTS
+ * and the permissions policy.
+ */
 import { randomBytes } from "node:crypto";
 
 export function createNonce(): string {

@@ -1,3 +1,7 @@
+/**
+ * ENQUIRY_BLOCK_LIST read into addresses, phone numbers and domains, and whether an enquiry's
+ * sender is on it.
+ */
 import type { Enquiry } from "~/lead-parts/enquiry";
 import { isPerson, type PersonQuery, parsePersonQuery } from "./person";
 

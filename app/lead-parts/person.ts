@@ -1,3 +1,7 @@
+/**
+ * A person as an operator names one in a command (an e-mail address or a phone number), read and
+ * matched against leads.
+ */
 import type { Enquiry } from "~/lead-parts/enquiry";
 
 /** A person as an operator names one: by e-mail address, or by phone number with its country code. */

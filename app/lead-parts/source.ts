@@ -1,3 +1,7 @@
+/**
+ * Where a lead came from (landing page, tracking parameters, referring site): cleaned, parsed and
+ * described.
+ */
 import { showInvisible } from "~/text/invisible-characters";
 import { isTrackingParameter } from "~/tracking-parameters.server";
 

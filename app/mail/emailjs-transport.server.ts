@@ -1,3 +1,4 @@
+/** The mail transport that sends a lead to the agency through EmailJS's Node SDK, within a time limit. */
 import { EmailJSResponseStatus, init, send } from "@emailjs/nodejs";
 import { describeCause } from "~/mail/failures.server";
 import { toTemplateParams } from "~/mail/template-params";

@@ -1,3 +1,4 @@
+/** The log line of a failed send, naming its cause and never the enquiry. */
 import type { MailTransport, SendResult } from "~/mail/types";
 
 /** What went wrong, in one short line: an error's name and message. */

@@ -1,3 +1,4 @@
+/** The parameters the EmailJS template receives for one lead. */
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
 import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";

@@ -1,3 +1,7 @@
+/**
+ * Chooses the mail transport from the environment: EmailJS, none (the store is the inbox), or
+ * misconfigured.
+ */
 import { site } from "~/content/site";
 import type { Env } from "~/env.server";
 import { createEmailJsTransport } from "~/mail/emailjs-transport.server";

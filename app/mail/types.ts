@@ -1,3 +1,4 @@
+/** What a mail transport is, and what a send can come to. */
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";

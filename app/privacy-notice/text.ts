@@ -1,3 +1,7 @@
+/**
+ * Turns a privacy notice's canonical text into what the page shows: configuration filled in, links
+ * marked, blocks and plain text.
+ */
 import {
   PRIVACY_NOTICE_ITEMS,
   type PrivacyNoticeFacts,

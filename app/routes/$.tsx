@@ -1,3 +1,4 @@
+/** The not-found page: every path no other route claims, with a real 404 status. */
 import type { MetaFunction } from "@remix-run/node";
 import { ErrorPage } from "~/components/error-page";
 import { site } from "~/content/site";

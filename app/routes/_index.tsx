@@ -1,3 +1,4 @@
+/** The home page: its sections, its meta tags, and the enquiry form's loader and action. */
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Suspense } from "react";

@@ -1,3 +1,4 @@
+/** The cookie policy's page. */
 import { useLoaderData } from "@remix-run/react";
 import { PolicyPage, policyMeta } from "~/components/policy-page";
 import { cookiePolicy } from "~/content/policies/index.server";

@@ -1,3 +1,4 @@
+/** The web app manifest: the site's name, colours and icons for a home screen. */
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
 import { CACHE_CONTROL } from "~/http/cache-control";

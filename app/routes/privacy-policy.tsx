@@ -1,3 +1,4 @@
+/** The privacy policy's page. */
 import { useLoaderData } from "@remix-run/react";
 import { PolicyPage, policyMeta } from "~/components/policy-page";
 import { privacyPolicy } from "~/content/policies/index.server";

@@ -1,3 +1,4 @@
+/** robots.txt: every crawler welcome, and where the sitemap is. */
 import { env } from "~/env.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";

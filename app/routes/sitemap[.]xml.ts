@@ -1,3 +1,4 @@
+/** The sitemap: the home page and the policy pages, at the site's public origin. */
 import { seo } from "~/content/seo";
 import { env } from "~/env.server";
 import { CACHE_CONTROL } from "~/http/cache-control";

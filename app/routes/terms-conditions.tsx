@@ -1,3 +1,4 @@
+/** The terms of service's page. */
 import { useLoaderData } from "@remix-run/react";
 import { PolicyPage, policyMeta } from "~/components/policy-page";
 import { termsOfService } from "~/content/policies/index.server";

@@ -1,3 +1,4 @@
+/** The endpoint the browser posts its field-metrics beacon to. */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleBeacon, rejectMethod } from "~/vitals/beacon.server";
 

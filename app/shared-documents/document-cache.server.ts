@@ -1,3 +1,7 @@
+/**
+ * The cache of shared documents (the same bytes for every visitor): which requests it answers, and
+ * the documents it keeps.
+ */
 import { randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { SharedDocument } from "~/shared-documents/shared-document.server";

@@ -1,3 +1,7 @@
+/**
+ * The server's fast path: a shared document the app has just served, served again for a second
+ * without asking the app.
+ */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sharedDocumentPath } from "~/shared-documents/document-cache.server";
 import type { SharedDocument } from "~/shared-documents/shared-document.server";

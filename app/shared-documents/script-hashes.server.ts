@@ -1,3 +1,4 @@
+/** The SHA-256 hashes of a document's inline scripts, for a content security policy without a nonce. */
 import { createHash } from "node:crypto";
 import { inertScriptType } from "~/hydration/defer.server";
 

@@ -1,3 +1,7 @@
+/**
+ * One shared document's bytes in every coding, with its ETag, and the answer (200 or 304) to a
+ * request for it.
+ */
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";

@@ -1,3 +1,4 @@
+/** The meta tags of a page: title, description, canonical link, Open Graph and Twitter cards. */
 import type { MetaDescriptor } from "@remix-run/node";
 import { site } from "~/content/site";
 

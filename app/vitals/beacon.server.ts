@@ -1,3 +1,7 @@
+/**
+ * Answers the field-metrics beacon: reads, limits, checks and stores it, and says 204 whatever the
+ * store does.
+ */
 import type { AppLoadContext } from "@remix-run/node";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";

@@ -1,3 +1,4 @@
+/** Reads a beacon's JSON body within its size limit. */
 import { readLimitedText } from "~/http/limited-body.server";
 
 /** The largest beacon we read. Five metrics with their labels take some 400 bytes. */

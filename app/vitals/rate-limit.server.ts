@@ -1,3 +1,7 @@
+/**
+ * The field-metrics beacons' rate limits: a budget per client, and fifty times that for all
+ * visitors together.
+ */
 import type { Env } from "~/env.server";
 import { type Allowance, createLimit, type Limit, type LimitStore, takeEach } from "~/http/limits.server";
 

@@ -1,3 +1,7 @@
+/**
+ * The field-metrics summary as one self-contained HTML page, with a chart per metric (`npm run
+ * vitals -- --html`).
+ */
 import { METRIC_NAMES, type MetricName, rate, THRESHOLDS } from "~/vitals/metrics";
 import {
   formatValue,

@@ -1,3 +1,7 @@
+/**
+ * Measures the page's Core Web Vitals in the browser and posts them as one beacon when the page is
+ * hidden.
+ */
 import { type MetricType, onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";
 import {
   type Beacon,

@@ -1,3 +1,7 @@
+/**
+ * Starts the field-metrics reporter after the page has loaded, unless the visitor asked not to be
+ * measured.
+ */
 interface PrivacySignals {
   globalPrivacyControl?: boolean;
   doNotTrack?: string | null;

@@ -1,3 +1,4 @@
+/** What the server accepts as a field-metrics beacon (a zod schema). */
 import * as z from "zod";
 import {
   type Beacon,

@@ -1,3 +1,7 @@
+/**
+ * The operator's summary of the field metrics: the 75th percentile of each metric per route and
+ * device class, rated.
+ */
 import {
   CORE_BUCKETS,
   DEVICE_CLASSES,

@@ -1,3 +1,7 @@
+/**
+ * Self-signed certificates and a certificate authority made with openssl, for the HTTPS fakes of
+ * tests and benchmarks.
+ */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

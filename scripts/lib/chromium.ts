@@ -1,3 +1,7 @@
+/**
+ * Finds a Chromium for the tests and benchmarks on a machine with only Node and the npm registry,
+ * and the flags it runs with.
+ */
 import { existsSync } from "node:fs";
 import { chromium as playwrightChromium } from "@playwright/test";
 

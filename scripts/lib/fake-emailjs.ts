@@ -1,3 +1,4 @@
+/** A real HTTPS fake of the EmailJS API that records the sends and answers as a test tells it. */
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:https";

@@ -1,3 +1,7 @@
+/**
+ * The main-thread tasks of a page's cold load, from a Chromium trace read with Lighthouse's own
+ * trace model (for `npm run bench`).
+ */
 import type { Browser, CDPSession } from "@playwright/test";
 // Lighthouse's own trace model: the same main-thread tasks, nesting and URL attribution as
 // its long-tasks audit and the DevTools performance panel.

@@ -1,3 +1,7 @@
+/**
+ * Starts and stops the built server as a child process for tests and benchmarks, and reads its
+ * `/healthz`.
+ */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,3 +1,4 @@
+/** The home page's 'How We Deliver Value' section, rendered on the server only. */
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
 import { deliveryCards, deliveryIntro } from "~/content/delivery";

@@ -1,3 +1,4 @@
+/** The home page's hero: the headline with its typed word, the introduction and the calls to action. */
 import { useState } from "react";
 import { useHomeContent } from "~/components/home/home-content";
 import { TypedWord } from "~/components/home/typed-word";

@@ -1,3 +1,4 @@
+/** Hands the home page's copy from its route's loader to the sections below it (a React context). */
 import { createContext, useContext } from "react";
 import type { HomeContent } from "~/content/home.server";
 

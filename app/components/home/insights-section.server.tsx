@@ -1,3 +1,4 @@
+/** The home page's 'Our Core Values' section (the `#insights` anchor), rendered on the server only. */
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
 import { coreValues, valuesIntro } from "~/content/values";

@@ -1,3 +1,4 @@
+/** The line icons of the delivery and value cards, drawn as inline SVG. */
 import type { DeliveryIcon } from "~/content/delivery";
 import type { ValueIcon } from "~/content/values";
 

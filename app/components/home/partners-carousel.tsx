@@ -1,3 +1,4 @@
+/** The 'Trusted By' logos: a scrollable row that Swiper turns into a carousel when it nears the viewport. */
 import { useEffect, useRef, useState } from "react";
 import { useHomeContent } from "~/components/home/home-content";
 import type { Partner } from "~/content/partners";

@@ -1,3 +1,4 @@
+/** The home page's testimonial section: the partner logos and the case-study banner. */
 import { useHomeContent } from "~/components/home/home-content";
 import { PartnersCarousel } from "~/components/home/partners-carousel";
 import { SectionIntro } from "~/components/home/section-intro";

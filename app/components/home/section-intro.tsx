@@ -1,3 +1,4 @@
+/** The eyebrow, heading and introduction that open each section of the home page. */
 import type { ReactNode } from "react";
 
 /** Eyebrow, heading and introduction shared by the home sections. */

@@ -1,3 +1,4 @@
+/** One service's panel, shared by the tabs, the accordion and the disclosures. */
 import { useHomeContent } from "~/components/home/home-content";
 import type { Service } from "~/content/services";
 

@@ -1,3 +1,4 @@
+/** The services as an accordion on narrow screens (768 px or less), once the page is hydrated. */
 import { ServiceBody } from "~/components/home/service-body";
 import { ChevronIcon } from "~/components/home/services-disclosures";
 import type { Service } from "~/content/services";

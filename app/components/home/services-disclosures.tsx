@@ -1,3 +1,4 @@
+/** The services as native `<details>` disclosures: the markup before hydration and without JavaScript. */
 import { ServiceBody } from "~/components/home/service-body";
 import type { Service } from "~/content/services";
 

@@ -1,3 +1,4 @@
+/** The home page's services section, followed by the server-rendered 'How We Deliver Value'. */
 import { DeliveryValues } from "~/components/home/delivery-values.server";
 import { useHomeContent } from "~/components/home/home-content";
 import { SectionIntro } from "~/components/home/section-intro";

@@ -1,3 +1,4 @@
+/** Shows the services as disclosures from the server, then as tabs or an accordion by screen width. */
 import { useState } from "react";
 import { ServicesAccordion } from "~/components/home/services-accordion";
 import { ServicesDisclosures } from "~/components/home/services-disclosures";

@@ -1,3 +1,4 @@
+/** The services as a vertical tab list on wide screens, with the tab list's keyboard rules. */
 import { type KeyboardEvent, useRef } from "react";
 import { ServiceBody } from "~/components/home/service-body";
 import type { Service } from "~/content/services";

@@ -1,3 +1,4 @@
+/** The hero's rotating word, typed and deleted letter by letter (swapped whole under reduced motion). */
 import { useEffect, useRef } from "react";
 import { usePrefersReducedMotion } from "~/hooks/use-media-query";
 

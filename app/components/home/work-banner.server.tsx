@@ -1,3 +1,4 @@
+/** The 'Dive Into Our Work' banner with the PawPal case study, rendered on the server only. */
 import { featuredWork } from "~/content/work";
 
 /** 'Dive Into Our Work': the PawPal pet-care case study. */

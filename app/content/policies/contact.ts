@@ -1,3 +1,4 @@
+/** The closing 'contact us' blocks every policy shares, built from the site's details. */
 import { formatAddress, site } from "~/content/site";
 import type { PolicyBlock } from "./types";
 

@@ -1,3 +1,4 @@
+/** The cookie policy's text. */
 import { site } from "~/content/site";
 import { contactBlocks } from "./contact";
 import type { Policy } from "./types";

@@ -1,3 +1,4 @@
+/** The privacy notice in English. */
 import { site } from "~/content/site";
 import type { PrivacyNoticeText } from "./types";
 

@@ -1,3 +1,7 @@
+/**
+ * What the privacy notice and the privacy policy say about the server's configuration, taken from
+ * the environment in one place.
+ */
 import { site } from "~/content/site";
 import { type Env, env } from "~/env.server";
 import type { PrivacyNoticeFacts } from "./types";

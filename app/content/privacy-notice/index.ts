@@ -1,3 +1,4 @@
+/** The privacy notice the page shows: its current version, and its text in every language it is shown in. */
 import { privacyNoticeEnglish } from "./en";
 import { privacyNoticeHindi } from "./hi";
 import type { PrivacyNoticeText } from "./types";
