@@ -1,5 +1,7 @@
-// The rule for a webhook URL (LEAD_WEBHOOK_URL, ALERT_WEBHOOK_URL), read by the environment's
-// check and by the senders' log lines: plain data and rules that need nothing of the site.
+/**
+ * The rule for a webhook URL (LEAD_WEBHOOK_URL, ALERT_WEBHOOK_URL), read by the environment's
+ * check and by the senders' log lines: plain data and rules that need nothing of the site.
+ */
 import { BlockList, isIP } from "node:net";
 
 /** The loopback and private ranges plain http may go to: nothing there crosses the internet. */

@@ -1,9 +1,11 @@
-// Posts 200 valid enquiries to the BUILT app (run `npx remix build` first) with bounded
-// concurrency, once with EmailJS configured (a local HTTPS fake on 127.0.0.2:443, root needed)
-// and once with the lead store alone (no EmailJS), and prints latency percentiles and counts.
-// Every enquiry is stored before it is answered; "delivered" counts what reached EmailJS by the
-// end of the run (delivery is paced, 50 ms here) and what the store holds.
-// Run: npm run bench:enquiry   (npx vite-node scripts/bench-enquiry.ts)
+/**
+ * Posts 200 valid enquiries to the BUILT app (run `npx remix build` first) with bounded
+ * concurrency, once with EmailJS configured (a local HTTPS fake on 127.0.0.2:443, root needed)
+ * and once with the lead store alone (no EmailJS), and prints latency percentiles and counts.
+ * Every enquiry is stored before it is answered; "delivered" counts what reached EmailJS by the
+ * end of the run (delivery is paced, 50 ms here) and what the store holds.
+ * Run: npm run bench:enquiry   (npx vite-node scripts/bench-enquiry.ts)
+ */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

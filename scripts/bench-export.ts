@@ -1,7 +1,9 @@
-// `npm run bench:export`: the time and peak memory of `npm run leads -- --csv` (the built
-// command) over BENCH_LEADS (10 000) leads, on the data folder and on PostgreSQL (an embedded
-// one), beside `--json` over the same leads and `--csv` over a tenth of them. Each lead carries
-// a 600-character message in Hindi and English with line breaks, and a campaign source.
+/**
+ * `npm run bench:export`: the time and peak memory of `npm run leads -- --csv` (the built
+ * command) over BENCH_LEADS (10 000) leads, on the data folder and on PostgreSQL (an embedded
+ * one), beside `--json` over the same leads and `--csv` over a tenth of them. Each lead carries
+ * a 600-character message in Hindi and English with line breaks, and a campaign source.
+ */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";

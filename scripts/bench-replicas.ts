@@ -1,8 +1,10 @@
-// `npm run bench:replicas`: enquiries per second committed by replicas of the built server on
-// one PostgreSQL (an embedded one, a fresh database each run), beside one server on the data
-// folder. 50 clients post new enquiries for BENCH_SECONDS (20) seconds, round robin over the
-// replicas; no EmailJS, so each lead is committed as `inbox` and nothing else competes for the
-// database. Counts what the store holds afterwards, not only the answers. Loopback only.
+/**
+ * `npm run bench:replicas`: enquiries per second committed by replicas of the built server on
+ * one PostgreSQL (an embedded one, a fresh database each run), beside one server on the data
+ * folder. 50 clients post new enquiries for BENCH_SECONDS (20) seconds, round robin over the
+ * replicas; no EmailJS, so each lead is committed as `inbox` and nothing else competes for the
+ * database. Counts what the store holds afterwards, not only the answers. Loopback only.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

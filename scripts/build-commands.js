@@ -1,9 +1,11 @@
-// Bundles the server (server/index.ts into build/server.js) and the operator's commands
-// (`npm run leads`, `npm run vitals`) into build/ with the app code they read (the lead store,
-// the field-metrics files, the environment), so the production image, which holds build/ and
-// production dependencies only, has them too; and copies the database's migrations beside them,
-// to build/migrations/, where the bundled app/db/migrations.server.ts reads them. Run by
-// `npm run build` after `remix build`.
+/**
+ * Bundles the server (server/index.ts into build/server.js) and the operator's commands
+ * (`npm run leads`, `npm run vitals`) into build/ with the app code they read (the lead store,
+ * the field-metrics files, the environment), so the production image, which holds build/ and
+ * production dependencies only, has them too; and copies the database's migrations beside them,
+ * to build/migrations/, where the bundled app/db/migrations.server.ts reads them. Run by
+ * `npm run build` after `remix build`.
+ */
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";

@@ -1,7 +1,9 @@
-// `npm run check`: no fixed wait in tests/ (the rule: scripts/lib/test-waits.ts). Prints each
-// as `file:line:column what` and exits 1 if there is one.
-//
-// Usage: vite-node scripts/check-test-waits.ts [folder…]   (default: tests)
+/**
+ * `npm run check`: no fixed wait in tests/ (the rule: scripts/lib/test-waits.ts). Prints each
+ * as `file:line:column what` and exits 1 if there is one.
+ *
+ * Usage: vite-node scripts/check-test-waits.ts [folder…]   (default: tests)
+ */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkFolders } from "./lib/test-waits";

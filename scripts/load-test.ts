@@ -1,18 +1,20 @@
-// `npm run load-test`: load and fault tests of the built server, loopback only, bounded in time.
-//  1. 50 concurrent clients for LOAD_SECONDS (60) on / and the policy pages: no errors, no
-//     non-2xx, and a flat server RSS (growth after warm-up <= 50 MB).
-//  2. 200 enquiries in one burst per case: the store alone (no EmailJS), EmailJS healthy,
-//     slow (2 s), failing (500) then recovering, hanging; each reports answered / stored /
-//     delivered / failed / pending / duplicates and the submit latency. Never a 5xx, every
-//     enquiry answered 303 is in the store, and delivered unless EmailJS is still slow or hanging.
-//  3. A SIGKILL in the middle of a burst while EmailJS fails, then a restart with EmailJS
-//     healthy: every enquiry answered 303 reaches EmailJS.
-//  4. Submit latency: 200 enquiries, 10 in flight, EmailJS healthy and hanging.
-//  5. Submit latency of 50 clients with the data folder beside PostgreSQL (an embedded one,
-//     DATABASE_URL): p50 and p99 at a steady 50 enquiries/s (goal: p99 < 50 ms), the capacity
-//     back to back, and every enquiry answered 303 delivered once.
-// Delivery is paced at ENQUIRY_SEND_INTERVAL_MS=50 here (1 s in production) so bursts drain in
-// seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3):443 (needs root).
+/**
+ * `npm run load-test`: load and fault tests of the built server, loopback only, bounded in time.
+ *  1. 50 concurrent clients for LOAD_SECONDS (60) on / and the policy pages: no errors, no
+ *     non-2xx, and a flat server RSS (growth after warm-up <= 50 MB).
+ *  2. 200 enquiries in one burst per case: the store alone (no EmailJS), EmailJS healthy,
+ *     slow (2 s), failing (500) then recovering, hanging; each reports answered / stored /
+ *     delivered / failed / pending / duplicates and the submit latency. Never a 5xx, every
+ *     enquiry answered 303 is in the store, and delivered unless EmailJS is still slow or hanging.
+ *  3. A SIGKILL in the middle of a burst while EmailJS fails, then a restart with EmailJS
+ *     healthy: every enquiry answered 303 reaches EmailJS.
+ *  4. Submit latency: 200 enquiries, 10 in flight, EmailJS healthy and hanging.
+ *  5. Submit latency of 50 clients with the data folder beside PostgreSQL (an embedded one,
+ *     DATABASE_URL): p50 and p99 at a steady 50 enquiries/s (goal: p99 < 50 ms), the capacity
+ *     back to back, and every enquiry answered 303 delivered once.
+ * Delivery is paced at ENQUIRY_SEND_INTERVAL_MS=50 here (1 s in production) so bursts drain in
+ * seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3):443 (needs root).
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,6 +1,8 @@
-// One-off generator of the raster icons and the Open Graph image in public/, drawn as HTML/SVG
-// and captured with Chromium (Playwright). Run again after changing the brand:
-//   npx vite-node scripts/make-icons.ts
+/**
+ * One-off generator of the raster icons and the Open Graph image in public/, drawn as HTML/SVG
+ * and captured with Chromium (Playwright). Run again after changing the brand:
+ *   npx vite-node scripts/make-icons.ts
+ */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";

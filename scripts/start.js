@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: build once when there is no build yet, then run the server (build/server.js).
+/** `npm start`: build once when there is no build yet, then run the server (build/server.js). */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ensureBuild, root } from "./lib/server.js";

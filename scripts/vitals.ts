@@ -1,9 +1,11 @@
-// The operator's view of the field metrics the site's visitors report (app/vitals): per route
-// and device class, the 75th percentile of each metric over the last 28 days, rated by
-// Google's thresholds. Reads what the server writes: with DATABASE_URL the database (every
-// replica's visitors), otherwise ENQUIRY_STORE_DIR (default ./data).
-// Run: npm run vitals                       (a table on stdout)
-//      npm run vitals -- --html report.html (also a self-contained page with a chart per metric)
+/**
+ * The operator's view of the field metrics the site's visitors report (app/vitals): per route
+ * and device class, the 75th percentile of each metric over the last 28 days, rated by
+ * Google's thresholds. Reads what the server writes: with DATABASE_URL the database (every
+ * replica's visitors), otherwise ENQUIRY_STORE_DIR (default ./data).
+ * Run: npm run vitals                       (a table on stdout)
+ *      npm run vitals -- --html report.html (also a self-contained page with a chart per metric)
+ */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openCommandDatabase } from "~/db/command-database.server";

@@ -1,6 +1,8 @@
 /**
  * The `/healthz` answer: up or draining for everyone, the store's and the database's state for
  * HEALTH_TOKEN.
+ *
+ * Why the details need a token: docs/decisions/014-private-health-details.md.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";

@@ -1,6 +1,10 @@
-// The site's HTTP server: remix-serve's own stack (Express, compression, static files, a request
-// log, @remix-run/express) made explicit, with the operations contract in front of it. Bundled
-// into build/server.js by scripts/build-commands.js; `npm start` and the image run it.
+/**
+ * The site's HTTP server: remix-serve's own stack (Express, compression, static files, a request
+ * log, @remix-run/express) made explicit, with the operations contract in front of it. Bundled
+ * into build/server.js by scripts/build-commands.js; `npm start` and the image run it.
+ *
+ * Why the site owns its server: docs/decisions/009-own-http-server.md.
+ */
 import { watch } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";

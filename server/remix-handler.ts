@@ -1,3 +1,4 @@
+/** The Remix request handler for Express, its request's URL made from what the server settled. */
 // Not from the package's index, which exports only its request handler: its headers and
 // response helpers are used as they are, only the request's URL is made here.
 import { createRemixHeaders, sendRemixResponse } from "@remix-run/express/dist/server.js";

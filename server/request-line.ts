@@ -1,6 +1,8 @@
 /**
  * Checks a request's target and `Host` before the app sees them, making the one URL the app reads
  * or answering 400.
+ *
+ * Why: docs/decisions/015-hostile-requests.md.
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import { isIP, type Socket } from "node:net";

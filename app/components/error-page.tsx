@@ -1,4 +1,8 @@
-/** The branded error page: the not-found illustration alone, or a title and advice for every other status. */
+/**
+ * The branded error page: the not-found illustration alone, or a title and advice for every other status.
+ *
+ * Why: docs/decisions/007-branded-error-pages.md.
+ */
 import notFoundArt from "~/images/not-found.svg";
 
 const messages: Record<number, { title: string; body: string }> = {
@@ -13,7 +17,7 @@ const fallback = {
   body: "We've been told about it. Please try again in a moment, or write to us directly.",
 };
 
-/** The branded page for every thrown error: 404 is the illustration alone, as the spec asks. */
+/** The branded page for every thrown error: 404 is the illustration alone, as the original specification asks. */
 export function ErrorPage({ status }: { status: number }) {
   if (status === 404) {
     return (

@@ -1,3 +1,4 @@
+/** The hero's copy: headline, rotating words, introduction, calls to action and highlights. */
 /** The hero: the first thing a visitor reads. */
 export interface HeroContent {
   /** The headline up to the rotating word. */

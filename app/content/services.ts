@@ -5,7 +5,7 @@ import saasArt from "~/images/service-saas.svg";
 import webAppArt from "~/images/service-web-app.svg";
 import websiteArt from "~/images/service-website.svg";
 
-/** One service the agency offers (spec: label, image, description). */
+/** One service the agency offers (the original specification's fields: label, image, description). */
 export interface Service {
   id: string;
   label: string;

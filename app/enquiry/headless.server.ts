@@ -1,3 +1,7 @@
+/**
+ * The headless rule (ENQUIRY_BLOCK_HEADLESS): whether an enquiry came from a headless or automated
+ * browser.
+ */
 /** User-Agents that say they are headless: HeadlessChrome, PhantomJS, or any other naming itself Headless. */
 const HEADLESS_AGENT = /headless|phantomjs/i;
 

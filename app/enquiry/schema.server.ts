@@ -61,7 +61,7 @@ const singleLine = (hint: string) =>
     .trim();
 
 /**
- * The enquiry as the server accepts it (spec §5). Conform turns empty strings into
+ * The enquiry as the server accepts it (the original specification's rules). Conform turns empty strings into
  * `undefined` before this runs, so "required" is the absence of a value.
  */
 export const enquirySchema = z.object({

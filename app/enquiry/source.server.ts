@@ -1,6 +1,8 @@
 /**
  * Reads where an enquiry came from, from the fields the browser added or else the page it was
  * posted from.
+ *
+ * Why every lead carries its source: docs/decisions/018-lead-sources.md.
  */
 import { singleValue } from "~/enquiry/body.server";
 import { SOURCE_FIELDS } from "~/enquiry/source-fields";

@@ -1,6 +1,8 @@
 /**
  * The spam rules (the hidden-field trap, the block list, the headless rule) and the answer each
  * gives a caught enquiry.
+ *
+ * Why on the server, with a quarantine: docs/decisions/010-spam-rules-on-the-server.md.
  */
 import { isHeadless } from "~/enquiry/headless.server";
 import { HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/trap-fields";
@@ -15,7 +17,7 @@ export interface SpamRules {
 }
 
 /**
- * What each filter answers (the spec's error catalogue): a bot that filled the hidden field, or
+ * What each filter answers (the original specification's error catalogue): a bot that filled the hidden field, or
  * posted without the form, gets the success it expects (303); the headless rule 451
  * 'Unavailable For Headless Browser'; the block list 403 'Forbidden'.
  */

@@ -1,6 +1,8 @@
 /**
  * Rate limits: named limits whose units are taken atomically, counted in memory or in a store that
  * replaces it.
+ *
+ * Why atomically: docs/decisions/017-atomic-limits.md.
  */
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 

@@ -1,4 +1,8 @@
 /**
+ * Keeps clicks, key presses, typing and submits away from React until Remix's router exists
+ * (`holdEventsUntilRouter` says why).
+ */
+/**
  * The events that make React 18.3 hydrate a dehydrated root synchronously: react-dom's list
  * of discrete events it replays on hydration (`discreteReplayableEvents`).
  */

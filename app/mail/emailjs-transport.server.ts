@@ -39,7 +39,7 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
       ).then(
         (): SendResult => ({ ok: true }),
         (cause: unknown): SendResult => {
-          // The SDK rejects every status but 200; the spec counts any 2xx as sent.
+          // The SDK rejects every status but 200; the original specification counts any 2xx as sent.
           if (cause instanceof EmailJSResponseStatus && cause.status >= 200 && cause.status < 300) {
             return { ok: true };
           }

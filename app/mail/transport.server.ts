@@ -1,6 +1,8 @@
 /**
  * Chooses the mail transport from the environment: EmailJS, none (the store is the inbox), or
  * misconfigured.
+ *
+ * Why the server sends the mail: docs/decisions/005-mail-sent-by-the-server.md.
  */
 import { site } from "~/content/site";
 import type { Env } from "~/env.server";

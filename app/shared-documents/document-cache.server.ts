@@ -1,6 +1,8 @@
 /**
  * The cache of shared documents (the same bytes for every visitor): which requests it answers, and
  * the documents it keeps.
+ *
+ * Why: docs/decisions/011-shared-documents.md.
  */
 import { randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";

@@ -1,3 +1,7 @@
+/**
+ * A shared document's content negotiation: the coding a request accepts, and whether its
+ * `If-None-Match` names the ETag.
+ */
 /** The codings a shared document is stored in, best first when a client likes them equally. */
 export const contentEncodings = ["br", "gzip", "identity"] as const;
 export type ContentEncoding = (typeof contentEncodings)[number];

@@ -1,6 +1,8 @@
 /**
  * Measures the page's Core Web Vitals in the browser and posts them as one beacon when the page is
  * hidden.
+ *
+ * What it may send, and why it stays anonymous: docs/decisions/012-anonymous-field-metrics.md.
  */
 import { type MetricType, onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";
 import {

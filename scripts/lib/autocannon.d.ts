@@ -1,4 +1,4 @@
-// The part of autocannon's API the scripts use (the package ships no types).
+/** The part of autocannon's API the scripts use (the package ships no types). */
 declare module "autocannon" {
   interface Histogram {
     average: number;

@@ -1,6 +1,8 @@
-// The forms the operator's commands (`npm run leads`, `npm run vitals`) accept. Each command reads
-// its arguments with them and makes its usage line from them, and the tests call every form of
-// every command from them: a form added here is accepted, shown and tested at once.
+/**
+ * The forms the operator's commands (`npm run leads`, `npm run vitals`) accept. Each command reads
+ * its arguments with them and makes its usage line from them, and the tests call every form of
+ * every command from them: a form added here is accepted, shown and tested at once.
+ */
 import { LEAD_STATES } from "~/leads/lead";
 
 /**

@@ -1,5 +1,7 @@
-// Reads the enquiry form from the rendered home page, so the load test follows whatever
-// hidden fields (anti-replay token, honeypot) the form carries, as a browser would.
+/**
+ * Reads the enquiry form from the rendered home page, so the load test follows whatever
+ * hidden fields (anti-replay token, honeypot) the form carries, as a browser would.
+ */
 import { ENQUIRY_FIELDS } from "../../app/lead-parts/enquiry";
 
 export interface EnquiryForm {

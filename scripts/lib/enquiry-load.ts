@@ -1,6 +1,8 @@
-// Enquiries posted by many clients at once, as the load test and the replica benchmark send
-// them: each a new enquiry (no double submit), each client either waiting for its answer before
-// the next (postEnquiries) or posting at a steady rate (postEnquiriesAtRate).
+/**
+ * Enquiries posted by many clients at once, as the load test and the replica benchmark send
+ * them: each a new enquiry (no double submit), each client either waiting for its answer before
+ * the next (postEnquiries) or posting at a steady rate (postEnquiriesAtRate).
+ */
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./enquiry-form";
 
 export interface LoadResult {

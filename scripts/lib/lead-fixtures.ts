@@ -1,5 +1,7 @@
-// What tests and benchmarks need around leads: lead files read and written as the store does,
-// copied into a database, enquiries posted, `npm run leads` run, and EmailJS requests counted per lead.
+/**
+ * What tests and benchmarks need around leads: lead files read and written as the store does,
+ * copied into a database, enquiries posted, `npm run leads` run, and EmailJS requests counted per lead.
+ */
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

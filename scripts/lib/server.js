@@ -1,5 +1,9 @@
-// Helpers shared by `npm start`, the bench and the load test (servers start with
-// scripts/lib/server-process.ts, as in the browser tests).
+/**
+ * What `npm start`, the bench and the load test share: a build when one is missing, the project's
+ * root, and a process's memory.
+ *
+ * Servers start with scripts/lib/server-process.ts, as in the browser tests.
+ */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

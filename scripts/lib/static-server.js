@@ -1,6 +1,8 @@
-// A minimal node:http server answering every request with one captured response (status,
-// headers and body bytes): the ceiling the bench compares the app against.
-// Usage: node static-server.js <capture.json> ; prints "listening <port>" when ready.
+/**
+ * A minimal node:http server answering every request with one captured response (status,
+ * headers and body bytes): the ceiling the bench compares the app against.
+ * Usage: node static-server.js <capture.json> ; prints "listening <port>" when ready.
+ */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 

@@ -1,4 +1,4 @@
-// The aligned text tables the operator's commands and the benchmarks print.
+/** The aligned text tables the operator's commands and the benchmarks print. */
 
 /** Prints rows of objects as an aligned text table. */
 export function printTable(rows) {

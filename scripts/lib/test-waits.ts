@@ -1,8 +1,10 @@
-// The rule `npm run check` holds tests/ to (scripts/check-test-waits.ts runs it): no fixed wait.
-// A test waits for a state (expect, expect.poll, vi.waitFor) or controls the clock (page.clock,
-// vi.useFakeTimers); a negative check watches a window through tests/support/quiet-window.ts.
-// It reads the syntax tree, not the text: a comment or a string that names setTimeout is no
-// fault, and an alias of it is one.
+/**
+ * The rule `npm run check` holds tests/ to (scripts/check-test-waits.ts runs it): no fixed wait.
+ * A test waits for a state (expect, expect.poll, vi.waitFor) or controls the clock (page.clock,
+ * vi.useFakeTimers); a negative check watches a window through tests/support/quiet-window.ts.
+ * It reads the syntax tree, not the text: a comment or a string that names setTimeout is no
+ * fault, and an alias of it is one.
+ */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";

@@ -1,10 +1,15 @@
-// Loaded with import() when the carousel nears the viewport: Swiper and everything that
-// drives it stay out of the page's initial JavaScript.
+/**
+ * Mounts Swiper on the partner logos' markup: autoplay, three per view on wide screens, paused on
+ * hover and focus.
+ *
+ * Loaded with import() when the carousel nears the viewport: Swiper and everything that
+ * drives it stay out of the page's initial JavaScript.
+ */
 import Swiper from "swiper";
 import { Autoplay } from "swiper/modules";
 import { PARTNERS_AUTOPLAY_DELAY_MS } from "~/components/home/partners-autoplay";
 
-/** Spec §9: autoplay, 3 per view from 1024 px, one slide per step, drag threshold 80. */
+/** Autoplay, 3 per view from 1024 px, one slide per step, drag threshold 80: the original specification's values. */
 const carouselSettings = {
   modules: [Autoplay],
   autoplay: { delay: PARTNERS_AUTOPLAY_DELAY_MS, pauseOnMouseEnter: true, disableOnInteraction: false },

@@ -6,7 +6,7 @@ import { ServicesTabs } from "~/components/home/services-tabs";
 import type { Service } from "~/content/services";
 import { useMediaQuery } from "~/hooks/use-media-query";
 
-/** Spec §9: the accordion layout applies at 768 px or less. */
+/** The accordion layout applies at 768 px or less (the original specification's breakpoint). */
 export const accordionQuery = "(max-width: 768px)";
 
 /**

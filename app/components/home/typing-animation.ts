@@ -1,8 +1,12 @@
-// Loaded with import() after hydration: typed.js and its set-up stay out of the page's
-// initial JavaScript.
+/**
+ * Types and deletes the hero's rotating word with typed.js.
+ *
+ * Loaded with import() after hydration: typed.js and its set-up stay out of the page's
+ * initial JavaScript.
+ */
 import Typed from "typed.js";
 
-/** Spec §9: 100 ms per character, 700 ms before deleting. */
+/** 100 ms per character, 700 ms before deleting: the original specification's values. */
 const typingTimings = { typeSpeed: 100, backDelay: 700 } as const;
 
 /** Types the words after the one already on screen, forever; returns a function that stops it. */

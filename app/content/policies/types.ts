@@ -1,3 +1,4 @@
+/** The shape of a policy's text: the page, its sections, and their blocks with inline links. */
 /**
  * One block of a policy: a paragraph, or a bulleted list. Text may carry inline links written
  * `[label](href)`, where href is a path on this site, a `mailto:` or a `tel:` address.

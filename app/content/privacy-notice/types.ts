@@ -1,3 +1,4 @@
+/** The shape of a privacy notice's text in one language, and the items every language holds. */
 /** The items every language's privacy notice holds, in the order the page shows them. */
 export const PRIVACY_NOTICE_ITEMS = [
   "collected",
