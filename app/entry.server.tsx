@@ -1,6 +1,6 @@
 /**
- * Renders a page to HTML on the server, with its nonce and security headers, or the error page
- * when rendering fails.
+ * Renders a page's HTML on the server: a shared document once for every visitor, or a page for one
+ * request with its own nonce.
  */
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";

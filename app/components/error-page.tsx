@@ -17,7 +17,7 @@ const fallback = {
   body: "We've been told about it. Please try again in a moment, or write to us directly.",
 };
 
-/** The branded page for every thrown error: 404 is the illustration alone, as the original specification asks. */
+/** The branded page for every thrown error: 404 is the illustration alone, as originally specified. */
 export function ErrorPage({ status }: { status: number }) {
   if (status === 404) {
     return (

@@ -5,7 +5,10 @@ import quarrystackLogo from "~/images/partner-quarrystack.svg";
 import reelwaveLogo from "~/images/partner-reelwave.svg";
 import techneraLogo from "~/images/partner-technera.svg";
 
-/** A partner logo in 'Trusted By' (the original specification's fields: id, url, name). Brands are fictional (docs/decisions/004-content-departures.md). */
+/**
+ * A partner logo in 'Trusted By' (the original specification's fields: id, url, name). Brands are
+ * fictional (docs/decisions/004-content-departures.md).
+ */
 export interface Partner {
   id: string;
   /** URL of the self-hosted logo image. */

@@ -61,8 +61,8 @@ const singleLine = (hint: string) =>
     .trim();
 
 /**
- * The enquiry as the server accepts it (the original specification's rules). Conform turns empty strings into
- * `undefined` before this runs, so "required" is the absence of a value.
+ * The enquiry as the server accepts it (the original specification's rules). Conform turns empty
+ * strings into `undefined` before this runs, so "required" is the absence of a value.
  */
 export const enquirySchema = z.object({
   name: singleLine(FIELD_ERRORS.name).min(1, FIELD_ERRORS.name).max(MAX_LENGTH.name, FIELD_ERRORS.name),

@@ -17,9 +17,9 @@ export interface SpamRules {
 }
 
 /**
- * What each filter answers (the original specification's error catalogue): a bot that filled the hidden field, or
- * posted without the form, gets the success it expects (303); the headless rule 451
- * 'Unavailable For Headless Browser'; the block list 403 'Forbidden'.
+ * What each filter answers (the original specification's error catalogue): a bot that filled
+ * the hidden field, or posted without the form, gets the success it expects (303); the headless
+ * rule 451 'Unavailable For Headless Browser'; the block list 403 'Forbidden'.
  */
 export const SPAM_STATUS = {
   honeypot: 303,

@@ -19,7 +19,7 @@ export function HeroSection() {
             className="font-extrabold text-4xl leading-[1.12] tracking-tight sm:text-5xl lg:text-6xl"
           >
             {hero.headline}
-            {/* On screens of 420 px or less the rotating word gets a line of its own, as the original specification asks. */}
+            {/* At 420 px or less the rotating word gets a line of its own, as originally specified. */}
             <br className="hidden [@media(max-width:420px)]:inline" />{" "}
             <TypedWord words={hero.words} paused={paused} />
           </h1>

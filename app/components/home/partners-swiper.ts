@@ -9,7 +9,7 @@ import Swiper from "swiper";
 import { Autoplay } from "swiper/modules";
 import { PARTNERS_AUTOPLAY_DELAY_MS } from "~/components/home/partners-autoplay";
 
-/** Autoplay, 3 per view from 1024 px, one slide per step, drag threshold 80: the original specification's values. */
+/** Autoplay, 3 per view from 1024 px, one slide per step, drag threshold 80, as originally specified. */
 const carouselSettings = {
   modules: [Autoplay],
   autoplay: { delay: PARTNERS_AUTOPLAY_DELAY_MS, pauseOnMouseEnter: true, disableOnInteraction: false },
