@@ -1,17 +1,16 @@
-import { join } from "node:path";
 import type { Browser, TestInfo } from "@playwright/test";
 import pg from "pg";
 import { describeMigration } from "../../app/db/migrate.server";
 import { readMigrations } from "../../app/db/migrations.server";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import type { FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
+import { requestsFor } from "../../scripts/lib/lead-fixtures";
 import { enquiryForm, fillEnquiry, NOTICE, validEnquiry } from "../support/enquiry-page";
 import { figures } from "../support/fault-watch";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
 import { RELEASES, type ReleaseCommit, startReleaseReplica, unpackRelease } from "../support/release-server";
-import { type Replica, sentBy, startReplica } from "../support/replicas";
+import { leadsInDatabase, type Replica, sentBy, startReplica } from "../support/replicas";
 
 // A rolling deploy on one PostgreSQL: two replicas of a previous release's built server
 // (tests/fixtures/releases) serve and store leads while EmailJS is down; a replica of this
@@ -44,18 +43,6 @@ async function appliedMigrations(url: string): Promise<{ version: number; checks
     "SELECT to_jsonb(m) AS row FROM schema_migrations m ORDER BY version",
   );
   return rows.map(({ row }) => ({ version: row.version, checksum: row.checksum ?? null }));
-}
-
-/** Every lead (quarantine aside) as the operator's `npm run leads -- --json` of this build reads it. */
-async function leadsInDatabase(
-  databaseUrl: string,
-  folder: string,
-): Promise<{ name: string; state: string }[]> {
-  const { stdout } = await leadsCli(join(folder, "operator"), ["--json"], { DATABASE_URL: databaseUrl });
-  return stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as { name: string; state: string });
 }
 
 /** A visitor without JavaScript fills in the form `replica` serves and submits it; it says the enquiry was sent. */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { emailJsAppEnv, type FakeEmailJs, type RecordedRequest } from "../../scripts/lib/fake-emailjs";
+import { leadsCli } from "../../scripts/lib/lead-fixtures";
 import { databaseReady, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./round-robin-proxy";
 
@@ -96,6 +97,18 @@ export async function startReplicas(
       await Promise.all(replicas.map((replica) => replica.server.stop()));
     },
   };
+}
+
+/** Every lead (quarantine aside) as the operator's `npm run leads -- --json` reads it from the database. */
+export async function leadsInDatabase(
+  databaseUrl: string,
+  folder: string,
+): Promise<{ id: string; name: string; state: string }[]> {
+  const { stdout } = await leadsCli(join(folder, "operator"), ["--json"], { DATABASE_URL: databaseUrl });
+  return stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as { id: string; name: string; state: string });
 }
 
 /** `url` with `application_name` set to the replica's name (pg reads it from the URL). */
