@@ -1,3 +1,4 @@
+/** The enquiry form: its fields, traps, privacy notice and submit button, working with and without JavaScript. */
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";

@@ -1,3 +1,4 @@
+/** A link to a policy page that, with JavaScript, opens the policy in a dialog instead of leaving the form. */
 import { useFetcher } from "@remix-run/react";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useId, useRef } from "react";
 import type { Policy } from "~/content/policies/types";

@@ -1,3 +1,4 @@
+/** The privacy notice shown at the enquiry form, in English and Hindi, rendered on the server only. */
 import { Fragment } from "react";
 import {
   PRIVACY_NOTICE_VERSION,

@@ -1,3 +1,4 @@
+/** The contact section's heading and introduction, rendered on the server only. */
 import { SectionIntro } from "~/components/home/section-intro";
 import { contactIntro } from "~/content/contact";
 import { site } from "~/content/site";

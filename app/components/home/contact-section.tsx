@@ -1,3 +1,4 @@
+/** The home page's contact section: the frame around the enquiry form. */
 import type { ReactNode } from "react";
 import { ContactIntro } from "~/components/home/contact-intro.server";
 import { ServerRendered } from "~/components/server-rendered";
