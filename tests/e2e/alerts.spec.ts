@@ -13,12 +13,29 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 // The team chat's alerts from the built server: a real loopback receiver stands in for Slack's
 // incoming webhook and records every `{"text"}` posted to it. EmailJS is the HTTPS fake.
 
-const test = replicaTest(fakeHostFor(31)).extend<{ chat: WebhookReceiver }>({
+/** The revoked Gmail grant of the issue: EmailJS refuses every send until someone reconnects it. */
+const REVOKED = {
+  kind: "status",
+  status: 412,
+  text: "Gmail_API: Invalid grant. Please reconnect your Gmail account",
+} as const;
+
+const test = replicaTest(fakeHostFor(31)).extend<{ chat: WebhookReceiver; refusedServer: RunningServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
   chat: async ({}, use) => {
     const chat = await startWebhookReceiver();
     await use(chat);
     await chat.close();
+  },
+  /** One server on the data folder, alerting `chat`, whose every send EmailJS refuses (REVOKED). */
+  refusedServer: async ({ fake, folder, chat, serverNode }, use) => {
+    fake.respondWith(REVOKED);
+    const server = await startServer({
+      node: serverNode,
+      env: { ...emailJsAppEnv(fake, folder), ALERT_WEBHOOK_URL: chat.url },
+    });
+    await use(server);
+    await server.stop();
   },
 });
 const { expect } = test;
@@ -27,13 +44,6 @@ test.describe.configure({ mode: "default", timeout: 240_000 });
 /** The texts the chat received, in order (a retried post appears once per attempt). */
 const texts = (chat: WebhookReceiver) =>
   chat.requests.map((request) => (JSON.parse(request.body) as { text: string }).text);
-
-/** The revoked Gmail grant of the issue: EmailJS refuses every send until someone reconnects it. */
-const REVOKED = {
-  kind: "status",
-  status: 412,
-  text: "Gmail_API: Invalid grant. Please reconnect your Gmail account",
-} as const;
 
 /** What the person typed never reaches the chat, nor does the chat's URL reach the log. */
 function expectNoPersonalData(chat: WebhookReceiver, server: { output(): string }, names: string[]) {
@@ -45,81 +55,61 @@ function expectNoPersonalData(chat: WebhookReceiver, server: { output(): string 
 }
 
 test("EmailJS refusing one lead (412) gives one alert at once, naming the lead and what to run", async ({
-  fake,
   folder,
   chat,
-  serverNode,
+  refusedServer: server,
 }) => {
-  fake.respondWith(REVOKED);
-  const server = await startServer({
-    node: serverNode,
-    env: { ...emailJsAppEnv(fake, folder), ALERT_WEBHOOK_URL: chat.url },
-  });
-  try {
-    const enquiry = validEnquiry();
-    expect((await postEnquiry(server.url, enquiry)).status).toBe(303);
-    await expect.poll(() => readLeads(folder).map((lead) => lead.state)).toEqual(["failed"]);
-    const [lead] = readLeads(folder);
-    await expect.poll(() => chat.requests.length).toBe(1);
-    expect(chat.requests[0]?.headers["content-type"]).toMatch(/^application\/json/);
-    expect(texts(chat)).toEqual([
-      `Lead ${lead?.id} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: Gmail_API: Invalid grant. Please reconnect your Gmail account). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${lead?.id}\`.`,
-    ]);
-    // Nothing more comes for it: no repeat at the next checks.
-    await expectCountStays(windowCovering(ALERT_CHECK_MS), () => chat.requests.length, 1);
-    expectNoPersonalData(chat, server, [enquiry.name]);
-  } finally {
-    await server.stop();
-  }
+  const enquiry = validEnquiry();
+  expect((await postEnquiry(server.url, enquiry)).status).toBe(303);
+  await expect.poll(() => readLeads(folder).map((lead) => lead.state)).toEqual(["failed"]);
+  const [lead] = readLeads(folder);
+  await expect.poll(() => chat.requests.length).toBe(1);
+  expect(chat.requests[0]?.headers["content-type"]).toMatch(/^application\/json/);
+  expect(texts(chat)).toEqual([
+    `Lead ${lead?.id} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: Gmail_API: Invalid grant. Please reconnect your Gmail account). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${lead?.id}\`.`,
+  ]);
+  // Nothing more comes for it: no repeat at the next checks.
+  await expectCountStays(windowCovering(ALERT_CHECK_MS), () => chat.requests.length, 1);
+  expectNoPersonalData(chat, server, [enquiry.name]);
 });
 
 test("ten refused leads in the hour: one alert at once and no more until the hour's follow-up; a chat that hangs holds up no lead", async ({
-  fake,
   folder,
   chat,
-  serverNode,
+  refusedServer: server,
 }) => {
-  fake.respondWith(REVOKED);
   // The chat takes the first alert and never answers: the poster gives up on that attempt at
   // its time limit and posts it again, while the leads go on.
   chat.answer("hang");
-  const server: RunningServer = await startServer({
-    node: serverNode,
-    env: { ...emailJsAppEnv(fake, folder), ALERT_WEBHOOK_URL: chat.url },
-  });
-  try {
-    const names: string[] = [];
-    const answeredMs: number[] = [];
-    for (let index = 0; index < 10; index += 1) {
-      const enquiry = validEnquiry();
-      names.push(enquiry.name);
-      const started = performance.now();
-      expect((await postEnquiry(server.url, enquiry)).status).toBe(303);
-      answeredMs.push(performance.now() - started);
-      if (index === 0) await expect.poll(() => chat.requests.length).toBe(1);
-    }
-    // All ten fail while the first alert's post hangs.
-    await expect.poll(() => readLeads(folder).filter((lead) => lead.state === "failed").length).toBe(10);
-    expect(chat.requests).toHaveLength(1);
-    const [first] = readLeads(folder);
-    figures(
-      test.info(),
-      "alerts",
-      `10 refused leads: slowest enquiry answer ${Math.round(Math.max(...answeredMs))} ms while the chat hung`,
-    );
-    // The same alert again once its attempt timed out, and then nothing: the other nine wait
-    // for the follow-up at the end of the hour (tests/unit/lead-alerts-wiring.test.ts moves the
-    // clock there).
-    await expect.poll(() => chat.requests.length, { timeout: 60_000 }).toBe(2);
-    expect(new Set(texts(chat))).toEqual(
-      new Set([expect.stringMatching(`^Lead ${first?.id} was not delivered to EmailJS`)]),
-    );
-    await expectCountStays(windowCovering(ALERT_CHECK_MS, 2), () => chat.requests.length, 2);
-    expectNoPersonalData(chat, server, names);
-    expect(server.output()).toContain(`alerts: cannot post to ${new URL(chat.url).host} (`);
-  } finally {
-    await server.stop();
+  const names: string[] = [];
+  const answeredMs: number[] = [];
+  for (let index = 0; index < 10; index += 1) {
+    const enquiry = validEnquiry();
+    names.push(enquiry.name);
+    const started = performance.now();
+    expect((await postEnquiry(server.url, enquiry)).status).toBe(303);
+    answeredMs.push(performance.now() - started);
+    if (index === 0) await expect.poll(() => chat.requests.length).toBe(1);
   }
+  // All ten fail while the first alert's post hangs.
+  await expect.poll(() => readLeads(folder).filter((lead) => lead.state === "failed").length).toBe(10);
+  expect(chat.requests).toHaveLength(1);
+  const [first] = readLeads(folder);
+  figures(
+    test.info(),
+    "alerts",
+    `10 refused leads: slowest enquiry answer ${Math.round(Math.max(...answeredMs))} ms while the chat hung`,
+  );
+  // The same alert again once its attempt timed out, and then nothing: the other nine wait
+  // for the follow-up at the end of the hour (tests/unit/lead-alerts-wiring.test.ts moves the
+  // clock there).
+  await expect.poll(() => chat.requests.length, { timeout: 60_000 }).toBe(2);
+  expect(new Set(texts(chat))).toEqual(
+    new Set([expect.stringMatching(`^Lead ${first?.id} was not delivered to EmailJS`)]),
+  );
+  await expectCountStays(windowCovering(ALERT_CHECK_MS, 2), () => chat.requests.length, 2);
+  expectNoPersonalData(chat, server, names);
+  expect(server.output()).toContain(`alerts: cannot post to ${new URL(chat.url).host} (`);
 });
 
 test("a lead pending longer than ALERT_AFTER_MINUTES: one alert and one all-clear from three replicas", async ({
