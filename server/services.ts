@@ -1,3 +1,4 @@
+/** The services the server creates once (leads, mail, limits, notices, metrics, alerts) and starts and stops together. */
 import { hostname } from "node:os";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
