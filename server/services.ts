@@ -1,11 +1,15 @@
+/** The services the server creates once (leads, mail, limits, notices, metrics, alerts) and starts and stops together. */
+import { hostname } from "node:os";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
+import { type AlertPoster, createAlertPoster } from "~/destinations/alert.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
+import { createLeadAlerts, type LeadAlerts } from "~/leads/alerts.server";
 import type { LeadMail } from "~/leads/delivery/delivery.server";
 import { LEASE_MARGIN_MS, LEASE_SECONDS } from "~/leads/postgres/store.server";
 import { createLeadService, type LeadService } from "~/leads/service.server";
@@ -66,6 +70,27 @@ function leadMail(mail: MailTransport | null): LeadMail {
   };
 }
 
+/**
+ * The team chat's alerts when ALERT_WEBHOOK_URL is set: the poster (its own queue and retries)
+ * and what tells it, watching `leads` and the database of this process.
+ */
+function chatAlerts(
+  env: Env,
+  leads: LeadService,
+  database: Database | null,
+): { poster: AlertPoster; alerts: LeadAlerts } | null {
+  if (env.ALERT_WEBHOOK_URL === undefined) return null;
+  const poster = createAlertPoster({ url: env.ALERT_WEBHOOK_URL });
+  const alerts = createLeadAlerts({
+    post: poster.post,
+    alertAfterMinutes: env.ALERT_AFTER_MINUTES,
+    replica: `${hostname()} (pid ${process.pid})`,
+    leads,
+    database,
+  });
+  return { poster, alerts };
+}
+
 /** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
 export function createServices(env: Env) {
   // With DATABASE_URL, what replicas must agree on lives in PostgreSQL; without it, in the data folder.
@@ -77,7 +102,12 @@ export function createServices(env: Env) {
       })
     : null;
   const mail = selectTransport(env);
-  const leads = createLeadService(env, leadMail(mail), database);
+  // Delivery tells the alerts of a give-up; the alerts read the leads it delivers.
+  let chat: ReturnType<typeof chatAlerts> = null;
+  const leads = createLeadService(env, leadMail(mail), database, console.error, (gaveUp) =>
+    chat?.alerts.gaveUp(gaveUp),
+  );
+  chat = chatAlerts(env, leads, database);
   const vitals = database
     ? createPostgresVitalsStore(database)
     : createFolderVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
@@ -111,6 +141,7 @@ export function createServices(env: Env) {
     start() {
       database?.start();
       leads.start();
+      chat?.alerts.start();
       // Metrics age out even when no beacon arrives to trigger a rotation.
       prune();
       pruning = setInterval(prune, PRUNE_INTERVAL_MS).unref();
@@ -129,7 +160,9 @@ export function createServices(env: Env) {
     async stop() {
       clearInterval(pruning);
       clearInterval(sweeping);
-      await leads.stop();
+      chat?.alerts.stop();
+      // An alert still queued is dropped: only one being posted is finished.
+      await Promise.all([leads.stop(), chat?.poster.stop()]);
       await database?.stop();
     },
   };

@@ -52,6 +52,8 @@ export interface LeadCounts {
   spam: number;
   /** Time (ms) the oldest `pending` lead was received; null when none is pending. */
   oldestPendingAt: number | null;
+  /** That lead's id (the queue alert names it); null when none is pending. */
+  oldestPendingId: string | null;
 }
 
 export interface Retention {
@@ -121,13 +123,23 @@ export function countLeads(
   leads: readonly Lead[],
   unwrittenOutcomes?: ReadonlyMap<string, Lead>,
 ): LeadCounts {
-  const counts: LeadCounts = { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null };
+  const counts = noLeads();
   for (const stored of leads) {
     const lead = unwrittenOutcomes?.get(stored.id) ?? stored;
     counts[lead.state] += 1;
-    if (lead.state !== "pending") continue;
-    const at = Date.parse(lead.receivedAt);
-    counts.oldestPendingAt = Math.min(counts.oldestPendingAt ?? at, at);
+    if (lead.state === "pending") countOldestPending(counts, lead.id, Date.parse(lead.receivedAt));
   }
   return counts;
+}
+
+/** The counts of an empty store. */
+export function noLeads(): LeadCounts {
+  return { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null, oldestPendingId: null };
+}
+
+/** Keeps the `pending` lead `id` received at `at` as the oldest when it is older than the one kept. */
+export function countOldestPending(counts: LeadCounts, id: string, at: number): void {
+  if (counts.oldestPendingAt !== null && counts.oldestPendingAt <= at) return;
+  counts.oldestPendingAt = at;
+  counts.oldestPendingId = id;
 }

@@ -8,9 +8,9 @@ import type { Enquiry } from "~/lead-parts/enquiry";
 import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
-import { type LeadStore, MAX_LEADS, StoreFullError } from "~/leads/contract.server";
+import { type LeadCounts, type LeadStore, MAX_LEADS, noLeads, StoreFullError } from "~/leads/contract.server";
 import type { DelivererLock } from "~/leads/deliverer-lock";
-import { createDelivery, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery/delivery.server";
+import { createDelivery, type GaveUp, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery/delivery.server";
 import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health-report";
@@ -42,6 +42,10 @@ export interface LeadService {
   stillKeeps(id: string): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
   health(now?: number): Promise<LeadsHealth>;
+  /** How many leads each state holds, delivery's unwritten outcomes counted as they are; throws when the store cannot say. */
+  counts(): Promise<LeadCounts>;
+  /** Whether this process delivers now (holds the deliverer lock). */
+  isDeliverer(): boolean;
   /** Starts the delivery loop (its timers never keep the process alive). */
   start(): void;
   /**
@@ -66,6 +70,8 @@ export function createLeadService(
   mail: LeadMail,
   database: Database | null = null,
   log: (line: string) => void = console.error,
+  /** Told when delivery gives up on a lead (the alerts). */
+  onGaveUp?: (gaveUp: GaveUp) => void,
 ): LeadService {
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
   const place = database ? "the database (DATABASE_URL)" : `ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}`;
@@ -99,6 +105,7 @@ export function createLeadService(
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
     spamRetentionDays: config.ENQUIRY_SPAM_RETENTION_DAYS,
+    onGaveUp,
   });
   let stopped = false;
 
@@ -149,12 +156,14 @@ export function createLeadService(
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
       const counts = await store.counts(delivery.unwrittenOutcomes()).catch(() => null);
       return describeLeads({
-        counts: counts ?? { pending: 0, inbox: 0, sent: 0, failed: 0, spam: 0, oldestPendingAt: null },
+        counts: counts ?? noLeads(),
         lastWrite: store.lastWrite(),
         maxLeads: MAX_LEADS,
         now,
       });
     },
+    counts: () => store.counts(delivery.unwrittenOutcomes()),
+    isDeliverer: () => delivery.isDeliverer(),
     start() {
       if (database) {
         void startWithDatabase(database);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { DelivererLock } from "~/leads/deliverer-lock";
-import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery/delivery.server";
+import { createDelivery, type Delivery, type GaveUp, type LeadMail } from "~/leads/delivery/delivery.server";
 import type { LeadStore } from "~/leads/folder/store.server";
 import { type Lead, newLead } from "~/leads/lead";
 import type { SendResult } from "~/mail/types";
@@ -227,5 +227,32 @@ describe("delivery", () => {
     await vi.advanceTimersByTimeAsync(10 * SCAN_MS);
     expect(sent).toEqual(["A"]);
     expect(events).toEqual(["send A", "answered A", "release", "written A:sent"]);
+  });
+
+  it("tells onGaveUp once per lead a send failed for good, never of a retry, and says it delivers", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { store, file } = memoryStore(["refused", "busy", "fine"]);
+    const { mail } = transport((enquiry) => {
+      if (enquiry.name === "refused")
+        return { ok: false, reason: "rejected", status: 412, detail: "EmailJS answered 412: Invalid grant" };
+      if (enquiry.name === "busy")
+        return { ok: false, reason: "rejected", status: 503, detail: "EmailJS answered 503: busy" };
+      return { ok: true };
+    });
+    const gaveUp: GaveUp[] = [];
+    const delivery = start({ store, mail, lock: fakeLock(), log: () => {}, onGaveUp: (g) => gaveUp.push(g) });
+    await expect.poll(() => file("fine")?.state).toBe("sent");
+    await expect.poll(() => file("busy")?.attempts).toBeGreaterThanOrEqual(1);
+    expect(file("refused")?.state).toBe("failed");
+    expect(gaveUp).toEqual([
+      {
+        leadId: file("refused")?.id,
+        destination: "emailjs",
+        attempts: 1,
+        lastError: "EmailJS answered 412: Invalid grant",
+      },
+    ]);
+    expect(delivery.isDeliverer()).toBe(true);
   });
 });

@@ -143,11 +143,13 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
       failed: 0,
       spam: 0,
       oldestPendingAt: Date.parse(first.receivedAt),
+      oldestPendingId: first.id,
     });
     expect(await other.counts(new Map([[first.id, { ...first, state: "sent" as const }]]))).toMatchObject({
       pending: 0,
       sent: 1,
       oldestPendingAt: null,
+      oldestPendingId: null,
     });
   });
 

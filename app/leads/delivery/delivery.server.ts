@@ -1,4 +1,5 @@
 /** Delivery: the loop that sends pending leads to the agency while this process holds the deliverer lock. */
+import type { DestinationName } from "~/destinations/destination";
 import type { LeadStore } from "~/leads/contract.server";
 import { type DelivererLock, HEARTBEAT_MS } from "~/leads/deliverer-lock";
 import { createFaultReport } from "~/leads/delivery/faults.server";
@@ -21,6 +22,14 @@ export const SCAN_MS = 5_000;
 /** Without a write for this long, the store's state comes from a write probe. */
 export const PROBE_AFTER_MS = 60_000;
 
+/** A destination gave up on a lead for good (an attempt turned its record `failed`). */
+export interface GaveUp {
+  leadId: string;
+  destination: DestinationName;
+  attempts: number;
+  lastError: string | null;
+}
+
 export interface Delivery {
   /** Starts the timers (all unref'd: they never keep the process alive). */
   start(): void;
@@ -35,6 +44,8 @@ export interface Delivery {
   unwrittenCount(): number;
   /** The unwritten outcomes by lead id: they win over what the store holds. */
   unwrittenOutcomes(): ReadonlyMap<string, Lead>;
+  /** Whether this process holds the deliverer lock now. */
+  isDeliverer(): boolean;
 }
 
 /**
@@ -57,6 +68,8 @@ export function createDelivery(options: {
   log?: (line: string) => void;
   heartbeatMs?: number;
   scanMs?: number;
+  /** Told once per lead a send turned `failed` (never on a replay); must return at once. */
+  onGaveUp?: (gaveUp: GaveUp) => void;
 }): Delivery {
   const { store, mail, lock, intervalMs, random } = options;
   const now = options.now ?? (() => new Date());
@@ -134,7 +147,11 @@ export function createDelivery(options: {
       }
       // Checked after the last await before the send: a SIGTERM during the checks starts no send.
       if (stopping) return;
-      await sender.send(claim.lead, mail.send);
+      const sent = await sender.send(claim.lead, mail.send);
+      if (sent.state === "failed") {
+        const { id: leadId, attempts, lastError } = sent;
+        options.onGaveUp?.({ leadId, destination: "emailjs", attempts, lastError });
+      }
       schedule(intervalMs);
     } catch (error) {
       report("send")(error);
@@ -177,6 +194,7 @@ export function createDelivery(options: {
     },
     unwrittenCount: () => outcomes.unwrittenCount(),
     unwrittenOutcomes: () => outcomes.unwrittenOutcomes(),
+    isDeliverer: () => ownership.owns(),
   };
 }
 

@@ -19,13 +19,14 @@ export function createLeadSender(options: {
   const { outcomes, now, random } = options;
   let lastSendAt = 0;
   return {
-    /** Sends a claimed lead with `send` and writes its outcome. */
-    async send(lead: Lead, send: SendLead) {
+    /** Sends a claimed lead with `send`, writes its outcome and returns it. */
+    async send(lead: Lead, send: SendLead): Promise<Lead> {
       lastSendAt = now().getTime();
       const result = await send(lead);
       const updated = afterAttempt(lead, result, now(), random);
       if (updated.state !== lead.state) logLeadState(updated);
       await outcomes.write(updated);
+      return updated;
     },
     /** When the last send started (ms), 0 before any. */
     lastSendAt: () => lastSendAt,

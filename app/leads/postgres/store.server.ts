@@ -4,6 +4,7 @@ import type { Database } from "~/db/database.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import {
   countLeads,
+  countOldestPending,
   type LeadCounts,
   type LeadStore,
   type LeadStoreOptions,
@@ -13,7 +14,14 @@ import {
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
-import { type Lead, logLeadState, newLead, UNDELIVERED_STATES } from "~/leads/lead";
+import {
+  LEAD_STATES,
+  type Lead,
+  type LeadState,
+  logLeadState,
+  newLead,
+  UNDELIVERED_STATES,
+} from "~/leads/lead";
 import { eraseLeadRow, isErasedRow } from "~/leads/postgres/erasure.server";
 import {
   LEAD_COLUMNS,
@@ -211,18 +219,23 @@ async function countRows(
   unwrittenOutcomes?: ReadonlyMap<string, Lead>,
 ): Promise<LeadCounts> {
   const ids = [...(unwrittenOutcomes?.keys() ?? [])];
-  const { rows } = await database.query<{ state: string; count: number; oldest: Date | null }>(
-    `SELECT state, count(*)::int AS count, min(received_at) AS oldest FROM leads
-     WHERE NOT (id = ANY($1::uuid[])) GROUP BY state`,
+  const { rows } = await database.query<{
+    state: string;
+    count: number;
+    oldest: Date | null;
+    oldest_id: string | null;
+  }>(
+    `SELECT state, count(*)::int AS count, min(received_at) AS oldest,
+       (array_agg(id::text ORDER BY received_at, id) FILTER (WHERE state = 'pending'))[1] AS oldest_id
+     FROM leads WHERE NOT (id = ANY($1::uuid[])) GROUP BY state`,
     [ids],
   );
   const counts = countLeads([...(unwrittenOutcomes?.values() ?? [])]);
   for (const row of rows) {
-    if (!(row.state in counts) || row.state === "oldestPendingAt") continue;
-    counts[row.state as Lead["state"]] += row.count;
-    if (row.state === "pending" && row.oldest) {
-      const at = row.oldest.getTime();
-      counts.oldestPendingAt = Math.min(counts.oldestPendingAt ?? at, at);
+    if (!LEAD_STATES.includes(row.state as LeadState)) continue;
+    counts[row.state as LeadState] += row.count;
+    if (row.state === "pending" && row.oldest && row.oldest_id) {
+      countOldestPending(counts, row.oldest_id, row.oldest.getTime());
     }
   }
   return counts;
