@@ -1,12 +1,19 @@
+import { ChevronIcon } from "~/components/home/chevron-icon";
+import { useHomeContent } from "~/components/home/home-content";
 import { ServiceBody } from "~/components/home/service-body";
-import type { Service } from "~/content/services";
 
 /**
- * The markup without JavaScript (and before hydration): native exclusive `<details>`, the
- * first one open, so every service is reachable at every width. Closed panels' lazy images
- * are not fetched.
+ * The markup without JavaScript (and before hydration on narrow screens): native exclusive
+ * `<details>`, the first one open, so every service is reachable at every width. Closed
+ * panels' lazy images are not fetched. Server-only: hydration adopts the server's markup and
+ * the enhanced variant replaces it, so it never ships as JavaScript.
  */
-export function ServicesDisclosures({ services }: { services: readonly Service[] }) {
+export function ServicesDisclosures() {
+  return <DisclosureList />;
+}
+
+function DisclosureList() {
+  const { services } = useHomeContent();
   return (
     <div className="grid gap-3" data-services-variant="disclosures">
       {services.map((service, index) => (
@@ -21,20 +28,5 @@ export function ServicesDisclosures({ services }: { services: readonly Service[]
         </details>
       ))}
     </div>
-  );
-}
-
-export function ChevronIcon({ className = "" }: { className?: string }) {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className={`size-5 shrink-0 text-primary ${className}`}>
-      <path
-        d="M5 7.5l5 5 5-5"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
   );
 }
