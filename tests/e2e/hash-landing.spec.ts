@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { holdClientBundle } from "../support/client-bundle";
 import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { serveWithoutScripts } from "../support/no-script-page";
@@ -63,41 +64,30 @@ function expectNoLayoutShift(shifts: Shifts, when: string): void {
 }
 
 /**
- * Holds the page's JavaScript until the returned function is called, or, with `atScrollShare`,
- * until the page's own scroll to the fragment has covered that share of its way.
+ * Holds the page's JavaScript until the page's own scroll to the fragment has covered
+ * `share` of its way.
  */
-async function holdClientBundle(page: Page, atScrollShare?: number): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/build\/.*\.js(\?|$)/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  if (atScrollShare !== undefined) {
-    await page.exposeFunction("releaseClientBundle", release);
-    await page.addInitScript((share) => {
-      let way = 0;
-      const onScroll = () => {
-        const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-        if (!target) return;
-        // The way is fixed by the first scroll: where the target then lay, below the scroll
-        // padding, or the page's end if that comes first.
-        const root = document.documentElement;
-        const padding = Number.parseFloat(getComputedStyle(root).scrollPaddingTop) || 0;
-        way ||= Math.min(
-          window.scrollY + target.getBoundingClientRect().top - padding,
-          root.scrollHeight - window.innerHeight,
-        );
-        if (window.scrollY < way * share) return;
-        removeEventListener("scroll", onScroll);
-        (window as unknown as { releaseClientBundle: () => void }).releaseClientBundle();
-      };
-      addEventListener("scroll", onScroll);
-    }, atScrollShare);
-  }
-  return release;
+async function holdClientBundleUntilScrolled(page: Page, share: number): Promise<void> {
+  await page.exposeFunction("releaseClientBundle", await holdClientBundle(page));
+  await page.addInitScript((share) => {
+    let way = 0;
+    const onScroll = () => {
+      const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      if (!target) return;
+      // The way is fixed by the first scroll: where the target then lay, below the scroll
+      // padding, or the page's end if that comes first.
+      const root = document.documentElement;
+      const padding = Number.parseFloat(getComputedStyle(root).scrollPaddingTop) || 0;
+      way ||= Math.min(
+        window.scrollY + target.getBoundingClientRect().top - padding,
+        root.scrollHeight - window.innerHeight,
+      );
+      if (window.scrollY < way * share) return;
+      removeEventListener("scroll", onScroll);
+      (window as unknown as { releaseClientBundle: () => void }).releaseClientBundle();
+    };
+    addEventListener("scroll", onScroll);
+  }, share);
 }
 
 /** Where the target lies once the page is at rest: in the viewport and in the document. */
@@ -163,7 +153,7 @@ for (const viewport of viewports.filter(({ width }) => width !== 1024)) {
         const loaded = await page.context().newPage();
         await loaded.setViewportSize(viewport);
         await recordLayoutShifts(loaded);
-        await holdClientBundle(loaded, share);
+        await holdClientBundleUntilScrolled(loaded, share);
         await loaded.goto(`/#${anchor}`);
         await settle(loaded);
         const rest = await restingPlace(loaded, anchor);

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { holdClientBundle } from "../support/client-bundle";
 import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { scrollYAtRest } from "../support/scroll";
@@ -18,19 +19,6 @@ const links = [
 
 const navLink = (page: Page, name: string) =>
   page.getByRole("banner").getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
-
-/** Holds every request for the page's JavaScript until the returned function is called. */
-async function holdClientBundle(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/build\/.*\.js(\?|$)/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 /** Where the page comes to rest when `name` is clicked on the hydrated page at the top. */
 async function landingAfterHydration(page: Page, name: string): Promise<number> {
