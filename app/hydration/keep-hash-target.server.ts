@@ -2,9 +2,9 @@
  * Keeps a visitor who followed an in-page link on its target while the layout above it changes.
  *
  * The browser's smooth scroll to a fragment heads for the offset the target had when the
- * scroll started. Hydration swaps parts of the page for their enhanced versions (at 1280 px
- * the services list becomes tabs, some 370 px shorter), so a link followed before it carried
- * the visitor that far past its target. Whenever the document's height changes and the target
+ * scroll started. Hydration is meant to change no height (the services' tabs are served
+ * too), but anything above that changes height meanwhile would carry the visitor past the
+ * target (before the tabs were served, 370 px at 1280 px). Whenever the document's height changes and the target
  * has moved, the script looks at the next two frames: if the page was on its way to the
  * target's old place, or rests there, it scrolls to the new one (smoothly or not, as the
  * stylesheet's `scroll-behavior` says, so reduced motion is respected). Once the visitor

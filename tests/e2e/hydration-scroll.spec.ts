@@ -1,13 +1,14 @@
 import type { Page } from "@playwright/test";
+import { holdClientBundle } from "../support/client-bundle";
 import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { scrollYAtRest } from "../support/scroll";
 
 // A visitor who follows a navigation link at once, before the page's JavaScript has run,
-// lands on its section like one who follows it later: hydration changes the layout above
-// the section (at 1280 px the services list becomes tabs, shorter) while the browser's smooth
-// scroll is on its way. The bundle is held back until the click, so the click always comes
-// first; then the test waits for states only (hydrated, tabs shown, the page at rest).
+// lands on its section like one who follows it later, though the page hydrates while the
+// browser's smooth scroll is on its way. The bundle is held back until the click, so the click
+// always comes first; then the test waits for states only (hydrated, the services' served
+// disclosures gone, the page at rest).
 
 const links = [
   { name: "Services", anchor: "services" },
@@ -19,24 +20,11 @@ const links = [
 const navLink = (page: Page, name: string) =>
   page.getByRole("banner").getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 
-/** Holds every request for the page's JavaScript until the returned function is called. */
-async function holdClientBundle(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/build\/.*\.js(\?|$)/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
 /** Where the page comes to rest when `name` is clicked on the hydrated page at the top. */
 async function landingAfterHydration(page: Page, name: string): Promise<number> {
   await page.goto("/");
   await waitForHydration(page);
-  await expect(page.locator('[data-services-variant="tabs"]')).toBeVisible();
+  await expect(page.locator('[data-services-variant="disclosures"]')).toHaveCount(0);
   const ended = page.evaluate(
     () => new Promise((resolve) => addEventListener("scrollend", resolve, { once: true })),
   );
@@ -60,12 +48,12 @@ for (const { name, anchor } of links) {
 
     const release = await holdClientBundle(page);
     await page.goto("/");
-    await expect(page.locator('[data-services-variant="disclosures"]')).toBeVisible();
+    await expect(page.locator('[data-services-variant="disclosures"]')).toBeAttached();
     await navLink(page, name).click();
     await expect(page).toHaveURL(new RegExp(`#${anchor}$`));
     release();
     await waitForHydration(page);
-    await expect(page.locator('[data-services-variant="tabs"]')).toBeVisible();
+    await expect(page.locator('[data-services-variant="disclosures"]')).toHaveCount(0);
     await expect
       .poll(async () => Math.abs((await scrollYAtRest(page)) - expected), {
         message: `the page rests on #${anchor} (px away from where a click after hydration lands)`,
@@ -85,7 +73,7 @@ test.describe("under reduced motion", () => {
     await expect(page).toHaveURL(/#contact$/);
     release();
     await waitForHydration(page);
-    await expect(page.locator('[data-services-variant="tabs"]')).toBeVisible();
+    await expect(page.locator('[data-services-variant="disclosures"]')).toHaveCount(0);
     await expect.poll(async () => Math.abs((await scrollYAtRest(page)) - expected)).toBeLessThanOrEqual(2);
   });
 });

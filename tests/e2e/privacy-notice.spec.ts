@@ -196,11 +196,7 @@ for (const javaScriptEnabled of [true, false]) {
   }
 }
 
-/**
- * Where the notice and the Submit button lie in the contact section, in CSS pixels. (Sections
- * above it may change height when they hydrate, the services' disclosures becoming tabs: that
- * moves the whole section, which scroll anchoring keeps still on screen.)
- */
+/** Where the notice and the Submit button lie in the contact section, in CSS pixels. */
 async function layoutOf(page: Page) {
   return page.evaluate(() => {
     const section = document.querySelector("#contact")?.getBoundingClientRect();
@@ -236,14 +232,8 @@ for (const viewport of viewports) {
             for (const entry of list.getEntries() as (PerformanceEntry & {
               value: number;
               hadRecentInput: boolean;
-              sources: { node: Node | null }[];
             })[]) {
-              // The notice's own shifts: of the form or anything in it. (A hydration that
-              // shortens the page above while it is scrolled to its end can move the whole
-              // contact section; that is the page's, not the notice's.)
-              const form = document.querySelector("#enquiry");
-              const own = entry.sources.some((source) => source.node && form?.contains(source.node));
-              if (!entry.hadRecentInput && own) total += entry.value;
+              if (!entry.hadRecentInput) total += entry.value;
             }
           }).observe({ type: "layout-shift", buffered: true });
           // Settled once the fonts are in and the page has done the work it leaves for idle time.

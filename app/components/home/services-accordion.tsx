@@ -1,6 +1,6 @@
 /** The services as an accordion on narrow screens (768 px or less), once the page is hydrated. */
+import { ChevronIcon } from "~/components/home/chevron-icon";
 import { ServiceBody } from "~/components/home/service-body";
-import { ChevronIcon } from "~/components/home/services-disclosures";
 import type { Service } from "~/content/services";
 
 /** Narrow screens (768 px or less): one service expanded at a time. */
