@@ -6,8 +6,9 @@ import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquir
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
-import type { LeadMail } from "~/leads/delivery/delivery.server";
+import type { DestinationRoutes } from "~/leads/delivery/delivery.server";
 import { LEASE_MARGIN_MS, LEASE_SECONDS } from "~/leads/postgres/store.server";
+import { emailJsResult } from "~/leads/retry-policy";
 import { createLeadService, type LeadService } from "~/leads/service.server";
 import { EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
 import { logMailFailure } from "~/mail/failures.server";
@@ -52,16 +53,18 @@ if (LEASE_SECONDS * 1000 < EMAILJS_TIMEOUT_MS + LEASE_MARGIN_MS) {
   throw new Error("LEASE_SECONDS must outlast EmailJS's time limit and the write of the outcome");
 }
 
-/** Mail as delivery reaches it: a function that sends one lead (and logs a failure), or why there is none. */
-function leadMail(mail: MailTransport | null): LeadMail {
-  if (mail === null) return { kind: "inbox" };
-  if (mail.name !== "emailjs") return { kind: "held" };
+/**
+ * The destinations as delivery reaches them: EmailJS's send (which logs a failure), or `held`
+ * while it is partly configured; none when it is not configured at all (the store is the inbox).
+ */
+function leadRoutes(mail: MailTransport | null): DestinationRoutes {
+  if (mail === null) return {};
+  if (mail.name !== "emailjs") return { emailjs: "held" };
   return {
-    kind: "send",
-    async send(lead) {
+    async emailjs(lead) {
       const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
       logMailFailure(mail.name, result);
-      return result;
+      return emailJsResult(result);
     },
   };
 }
@@ -77,7 +80,7 @@ export function createServices(env: Env) {
       })
     : null;
   const mail = selectTransport(env);
-  const leads = createLeadService(env, leadMail(mail), database);
+  const leads = createLeadService(env, leadRoutes(mail), database);
   const vitals = database
     ? createPostgresVitalsStore(database)
     : createFolderVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });

@@ -10,7 +10,13 @@ import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { type LeadStore, MAX_LEADS, StoreFullError } from "~/leads/contract.server";
 import type { DelivererLock } from "~/leads/deliverer-lock";
-import { createDelivery, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery/delivery.server";
+import {
+  configuredDestinations,
+  createDelivery,
+  type DestinationRoutes,
+  type GaveUp,
+  PROBE_AFTER_MS,
+} from "~/leads/delivery/delivery.server";
 import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health-report";
@@ -42,8 +48,10 @@ export interface LeadService {
   stillKeeps(id: string): Promise<boolean>;
   /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
   health(now?: number): Promise<LeadsHealth>;
-  /** Starts the delivery loop (its timers never keep the process alive). */
+  /** Starts the delivery loops (their timers never keep the process alive). */
   start(): void;
+  /** Whether this process delivers now (holds the deliverer lock). */
+  isDeliverer(): boolean;
   /**
    * Stops delivery for a clean shutdown: no new send; resolves once a send in flight has its
    * outcome written and the lock is free. Stored leads wait for the next start.
@@ -63,9 +71,11 @@ type Config = Pick<
  */
 export function createLeadService(
   config: Config,
-  mail: LeadMail,
+  routes: DestinationRoutes,
   database: Database | null = null,
   log: (line: string) => void = console.error,
+  /** Told once each time a destination gives up on a lead (alerts, `lead.failed`). */
+  onGaveUp?: (gaveUp: GaveUp) => void,
 ): LeadService {
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
   const place = database ? "the database (DATABASE_URL)" : `ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}`;
@@ -94,8 +104,9 @@ export function createLeadService(
     : createFolderDelivererLock({ path: delivererLockPath(folder) });
   const delivery = createDelivery({
     store,
-    mail,
+    routes,
     lock,
+    onGaveUp,
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
     spamRetentionDays: config.ENQUIRY_SPAM_RETENTION_DAYS,
@@ -120,8 +131,7 @@ export function createLeadService(
   return {
     async keep(enquiry, source, privacyNotice) {
       try {
-        const state = mail.kind === "inbox" ? "inbox" : "pending";
-        const lead = await store.add(enquiry, state, source, privacyNotice);
+        const lead = await store.add(enquiry, configuredDestinations(routes), source, privacyNotice);
         full = false;
         delivery.wake();
         return lead.id;
@@ -144,6 +154,7 @@ export function createLeadService(
       }
     },
     stillKeeps: (id) => store.has(id),
+    isDeliverer: () => delivery.isDeliverer(),
     async health(now = Date.now()) {
       const written = store.lastWrite();
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
