@@ -1,17 +1,15 @@
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
+import { POST_TIMEOUT_MS } from "~/destinations/post-json.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
-import type { DestinationRoutes } from "~/leads/delivery/delivery.server";
 import { LEASE_MARGIN_MS, LEASE_SECONDS } from "~/leads/postgres/store.server";
-import { emailJsResult } from "~/leads/retry-policy";
 import { createLeadService, type LeadService } from "~/leads/service.server";
 import { EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
-import { logMailFailure } from "~/mail/failures.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
@@ -20,6 +18,7 @@ import { createFolderVitalsStore } from "~/vitals/folder-store.server";
 import { createPostgresVitalsStore } from "~/vitals/postgres-store.server";
 import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
 import { PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
+import { createLeadDestinations } from "./lead-destinations";
 
 /** What the server creates once and every loader and action reads from its context. */
 export interface AppServices {
@@ -49,24 +48,8 @@ declare module "@remix-run/server-runtime" {
 }
 
 // A claim outlives the one send it covers, so no other replica sends that lead meanwhile.
-if (LEASE_SECONDS * 1000 < EMAILJS_TIMEOUT_MS + LEASE_MARGIN_MS) {
-  throw new Error("LEASE_SECONDS must outlast EmailJS's time limit and the write of the outcome");
-}
-
-/**
- * The destinations as delivery reaches them: EmailJS's send (which logs a failure), or `held`
- * while it is partly configured; none when it is not configured at all (the store is the inbox).
- */
-function leadRoutes(mail: MailTransport | null): DestinationRoutes {
-  if (mail === null) return {};
-  if (mail.name !== "emailjs") return { emailjs: "held" };
-  return {
-    async emailjs(lead) {
-      const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
-      logMailFailure(mail.name, result);
-      return emailJsResult(result);
-    },
-  };
+if (LEASE_SECONDS * 1000 < Math.max(EMAILJS_TIMEOUT_MS, POST_TIMEOUT_MS) + LEASE_MARGIN_MS) {
+  throw new Error("LEASE_SECONDS must outlast each destination's time limit and the write of the outcome");
 }
 
 /** Creates the services; nothing runs until `start()`, and `stop()` lets go of everything. */
@@ -80,7 +63,8 @@ export function createServices(env: Env) {
       })
     : null;
   const mail = selectTransport(env);
-  const leads = createLeadService(env, leadRoutes(mail), database);
+  const destinations = createLeadDestinations(env, mail);
+  const leads = createLeadService(env, destinations.routes, database, console.error, destinations.onGaveUp);
   const vitals = database
     ? createPostgresVitalsStore(database)
     : createFolderVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
@@ -133,6 +117,7 @@ export function createServices(env: Env) {
       clearInterval(pruning);
       clearInterval(sweeping);
       await leads.stop();
+      await destinations.stop();
       await database?.stop();
     },
   };

@@ -94,14 +94,14 @@ export interface LeadStore {
   save(lead: Lead): Promise<boolean>;
   /**
    * Writes one destination's record of a lead durably (undefined: the lead no longer goes there),
-   * never touching another's, whatever this process last read; false (and nothing written) when
-   * the lead was erased.
+   * never touching another's, whatever this process last read; returns the lead as stored now,
+   * or null (and nothing written) when it was erased.
    */
   saveDelivery(
     lead: Lead,
     destination: DestinationName,
     record: DeliveryRecord | undefined,
-  ): Promise<boolean>;
+  ): Promise<Lead | null>;
   /** Deletes a lead for good (a person's request): no process that still holds it writes it back. */
   erase(lead: Lead): Promise<void>;
   /** Whether the lead was erased (by any process); this store then forgets it. */

@@ -39,12 +39,12 @@ function memoryStore(names: string[]) {
         state.refused += 1;
         throw state.failing;
       }
-      if (await store.isErased(lead)) return false;
+      if (await store.isErased(lead)) return null;
       hurried.delete(lead.id);
       const written = withDelivery(files.get(lead.id) ?? lead, destination, record);
       files.set(lead.id, written);
       state.writes.push(`${lead.enquiry.name}:${written.state}`);
-      return true;
+      return written;
     },
     async isErased(lead: Lead) {
       if (!state.erased.has(lead.enquiry.name)) return false;

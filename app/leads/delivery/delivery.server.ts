@@ -5,8 +5,13 @@ import { type DelivererLock, HEARTBEAT_MS } from "~/leads/deliverer-lock";
 import { createFaultReport } from "~/leads/delivery/faults.server";
 import { createOutcomeWriter, type OutcomeWriter } from "~/leads/delivery/outcomes.server";
 import { createDelivererOwnership } from "~/leads/delivery/ownership.server";
-import { createLeadSender, type DestinationSender, type GaveUp } from "~/leads/delivery/sender.server";
-import { type Lead, logLeadState, withDelivery } from "~/leads/lead";
+import {
+  createLeadSender,
+  type DestinationSender,
+  type GaveUp,
+  logLeadChange,
+} from "~/leads/delivery/sender.server";
+import { type Lead, withDelivery } from "~/leads/lead";
 
 export type { DestinationSender, GaveUp } from "~/leads/delivery/sender.server";
 
@@ -288,8 +293,7 @@ async function dropDestination(
     if (!lead) return;
     done.add(lead.id);
     const dropped = withDelivery(lead, destination, undefined);
-    if (dropped.state !== lead.state) logLeadState(dropped);
-    await outcomes.write({ lead: dropped, destination, record: undefined });
+    logLeadChange(lead, await outcomes.write({ lead: dropped, destination, record: undefined }), dropped);
   }
 }
 

@@ -58,18 +58,23 @@ export function createOutcomeWriter(options: {
     log(`lead store: delivery outcomes are written to ${store.folder} again`);
   };
 
-  /** Writes an outcome; one that cannot be written stays in memory and is tried again later. */
-  const write = async (outcome: Outcome, previous?: Retry) => {
+  /**
+   * Writes an outcome and returns the lead as stored now (null: erased meanwhile, nothing to
+   * write, then or ever); one that cannot be written stays in memory and is tried again later
+   * (undefined).
+   */
+  const write = async (outcome: Outcome, previous?: Retry): Promise<Lead | null | undefined> => {
     const key = keyOf(outcome);
     try {
-      // False when the lead was erased meanwhile: nothing to write, then or ever.
-      await store.saveDelivery(outcome.lead, outcome.destination, outcome.record);
+      const stored = await store.saveDelivery(outcome.lead, outcome.destination, outcome.record);
       if (retries.get(key) === previous) retries.delete(key);
       if (retries.size === 0) worked();
+      return stored;
     } catch (error) {
       const delayMs = previous ? Math.min(previous.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
       retries.set(key, { ...outcome, retryAt: now().getTime() + delayMs, delayMs });
       failed(error);
+      return undefined;
     }
   };
 

@@ -18,6 +18,17 @@ export interface GaveUp {
   lastError: string | null;
 }
 
+/**
+ * Says a lead's new state once an outcome is written: as the store holds it now (another
+ * destination's outcome may have landed meanwhile), or as this process holds it while the write
+ * waits (`stored` undefined); nothing for an erased lead (null).
+ */
+export function logLeadChange(claimed: Lead, stored: Lead | null | undefined, outcome: Lead): void {
+  if (stored === null) return;
+  const now = stored ?? outcome;
+  if (now.state !== claimed.state) logLeadState(now);
+}
+
 /** Sends claimed leads to one destination one at a time, and remembers when the last send started (for its pace). */
 export function createLeadSender(options: {
   destination: DestinationName;
@@ -40,7 +51,6 @@ export function createLeadSender(options: {
       const updated = afterAttempt(record, result, now(), random);
       const outcome = withDelivery(lead, destination, updated);
       if (updated.state !== record.state) logDeliveryState(lead, destination, updated);
-      if (outcome.state !== lead.state) logLeadState(outcome);
       if (updated.state === "failed") {
         try {
           onGaveUp?.({
@@ -55,7 +65,7 @@ export function createLeadSender(options: {
           );
         }
       }
-      await outcomes.write({ lead: outcome, destination, record: updated });
+      logLeadChange(lead, await outcomes.write({ lead: outcome, destination, record: updated }), outcome);
     },
     /** When the last send started (ms), 0 before any. */
     lastSendAt: () => lastSendAt,

@@ -182,14 +182,14 @@ export function createFolderLeadStore(
           const name = fileOf(lead.id);
           hurried.delete(`${destination}:${lead.id}`);
           if (name === undefined) {
-            if (await wasErased(lead)) return false;
+            if (await wasErased(lead)) return null;
             throw new Error(`lead ${lead.id} was not read from ${folder}`);
           }
           const updated = withDelivery(await reread(name, lead), destination, record);
           view.startSave(lead.id);
           const written = await writes.write(name, updated, true);
           view.endSave(lead.id);
-          return written;
+          return written ? updated : null;
         });
       savingDeliveries.set(lead.id, saving);
       const forget = () => {

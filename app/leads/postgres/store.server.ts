@@ -1,6 +1,7 @@
 /** The PostgreSQL lead store: the `leads` and `erasures` tables, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/database.server";
+import type { DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import {
   countLeads,
@@ -13,7 +14,7 @@ import {
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
-import { type Lead, logLeadState, newLead, UNDELIVERED_STATES } from "~/leads/lead";
+import { type DeliveryRecord, type Lead, logLeadState, newLead, UNDELIVERED_STATES } from "~/leads/lead";
 import { eraseLeadRow, isErasedRow } from "~/leads/postgres/erasure.server";
 import {
   deliveryValues,
@@ -117,35 +118,14 @@ export function createPostgresLeadStore(
 
     async saveDelivery(lead, destination, record) {
       // Only this destination's record, whatever this process last read of the others.
-      const { rowCount } = await written(() => {
-        if (destination === "emailjs") {
-          return record
-            ? database.query(
-                `UPDATE leads SET (state, attempts, last_error, next_attempt_at, queued_at, lease_until) =
-                   ($2, $3, $4, $5, $6, NULL) WHERE id = $1`,
-                [
-                  lead.id,
-                  record.state,
-                  record.attempts,
-                  record.lastError,
-                  record.nextAttemptAt,
-                  record.queuedAt,
-                ],
-              )
-            : database.query(
-                `UPDATE leads SET state = 'inbox', lease_until = NULL,
-                   destinations = array_remove(destinations, 'emailjs') WHERE id = $1`,
-                [lead.id],
-              );
-        }
-        if (record) return database.query(UPDATE_DELIVERY, deliveryValues(lead.id, destination, record));
-        return database.query(
-          `WITH dropped AS (DELETE FROM lead_deliveries WHERE lead_id = $1 AND destination = $2 RETURNING lead_id)
-           UPDATE leads SET destinations = array_remove(destinations, $2) WHERE id IN (SELECT lead_id FROM dropped)`,
-          [lead.id, destination],
-        );
+      return written(async () => {
+        const { rowCount } = await writeDelivery(database, lead.id, destination, record);
+        if (rowCount === 0) return null;
+        const { rows } = await database.query<LeadRow>(`SELECT ${LEAD_SELECT} FROM leads l WHERE l.id = $1`, [
+          lead.id,
+        ]);
+        return rows[0] ? leadFromRow(rows[0]) : null;
       });
-      return rowCount !== 0;
     },
 
     async erase(lead) {
@@ -260,6 +240,34 @@ export function createPostgresLeadStore(
       return writes.last() as WriteOutcome;
     },
   };
+}
+
+/** Writes one destination's record of lead `id` (undefined: drops it); no row changed when the lead is gone. */
+function writeDelivery(
+  database: Database,
+  id: string,
+  destination: DestinationName,
+  record: DeliveryRecord | undefined,
+) {
+  if (destination === "emailjs") {
+    return record
+      ? database.query(
+          `UPDATE leads SET (state, attempts, last_error, next_attempt_at, queued_at, lease_until) =
+             ($2, $3, $4, $5, $6, NULL) WHERE id = $1`,
+          [id, record.state, record.attempts, record.lastError, record.nextAttemptAt, record.queuedAt],
+        )
+      : database.query(
+          `UPDATE leads SET state = 'inbox', lease_until = NULL,
+             destinations = array_remove(destinations, 'emailjs') WHERE id = $1`,
+          [id],
+        );
+  }
+  if (record) return database.query(UPDATE_DELIVERY, deliveryValues(id, destination, record));
+  return database.query(
+    `WITH dropped AS (DELETE FROM lead_deliveries WHERE lead_id = $1 AND destination = $2 RETURNING lead_id)
+     UPDATE leads SET destinations = array_remove(destinations, $2) WHERE id IN (SELECT lead_id FROM dropped)`,
+    [id, destination],
+  );
 }
 
 /** Runs writes and records how the last one went (for `lastWrite` and the server's usable/unusable line). */
