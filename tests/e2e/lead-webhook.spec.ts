@@ -257,6 +257,46 @@ for (const store of STORES) {
       });
     }
 
+    test(`@process EmailJS refusing a lead for good (412): lead.failed names EmailJS and nothing of the person; the webhook has the lead`, async ({
+      fake,
+      folder,
+      postgres,
+      serverNode,
+    }) => {
+      const hook = await receiver();
+      fake.respondWith({ kind: "status", status: 412, text: "Gmail_API: Invalid grant" });
+      const databaseUrl = await databaseFor(store, postgres);
+      const { app, lead } = await startApp({
+        fake,
+        folder,
+        node: serverNode,
+        webhookUrl: hook.url,
+        databaseUrl,
+      });
+      const values = validEnquiry({ email: `gave-up-${Date.now()}@example.in` });
+      expect((await postEnquiry(app.url, values)).status).toBe(303);
+      await expect.poll(() => failedEvents(hook).length).toBe(1);
+      const id = (await lead(values.name))?.id;
+      expect(failedEvents(hook)).toEqual([
+        {
+          type: "lead.failed",
+          timestamp: expect.any(String),
+          data: {
+            id,
+            destination: "emailjs",
+            attempts: 1,
+            lastError: { status: 412, cause: "EmailJS answered 412: Gmail_API: Invalid grant" },
+          },
+        },
+      ]);
+      const failedBody = hook.requests.find((request) => eventOf(request).type === "lead.failed")?.body ?? "";
+      for (const personal of [values.name, values.email, values.phoneNumber])
+        expect(failedBody).not.toContain(personal);
+      expect(receivedFor(hook, values.name)).toHaveLength(1);
+      // Sent to the webhook, failed at EmailJS: the lead is failed once both outcomes are written.
+      await expect.poll(async () => (await lead(values.name))?.state).toBe("failed");
+    });
+
     test(`@process a refused connection is tried again until the receiver listens, then delivered once`, async ({
       fake,
       folder,
