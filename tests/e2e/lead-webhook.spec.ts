@@ -11,13 +11,21 @@ import {
   type RunningServer,
   startServer,
 } from "../../scripts/lib/server-process";
-import { enquiryForm, fillEnquiry, NOTICE, validEnquiry, waitForHydration } from "../support/enquiry-page";
+import {
+  type EnquiryValues,
+  enquiryForm,
+  fillEnquiry,
+  NOTICE,
+  validEnquiry,
+  waitForHydration,
+} from "../support/enquiry-page";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
 import { startReplicas } from "../support/replicas";
 import {
   closedPort,
   type ReceivedRequest,
+  type ReceiverAnswer,
   startWebhookReceiver,
   type WebhookReceiver,
 } from "../support/webhook-receiver";
@@ -82,6 +90,15 @@ function failedEvents(hook: WebhookReceiver): WebhookEvent[] {
   return hook.requests.map(eventOf).filter((event) => event.type === "lead.failed");
 }
 
+/** The `lead.failed` event of a destination that gave up on lead `id` at its first attempt. */
+function failedEvent(id: unknown, destination: string, lastError: { status: number; cause: string }) {
+  return {
+    type: "lead.failed",
+    timestamp: expect.any(String),
+    data: { id, destination, attempts: 1, lastError },
+  };
+}
+
 /**
  * A server on the test's folder (and on a database of its own for PostgreSQL), with EmailJS and
  * the webhook at `webhookUrl`; `restart` starts another on the same store.
@@ -126,6 +143,29 @@ async function databaseFor(store: Store, postgres: { createDatabase(): Promise<s
   return store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
 }
 
+interface Fixtures {
+  fake: FakeEmailJs;
+  folder: string;
+  postgres: { createDatabase(): Promise<string> };
+  serverNode: string;
+}
+
+/** A receiver answering `answers` first (then 200), and a server on `store` posting to it. */
+async function webhookApp(store: Store, fixtures: Fixtures, ...answers: ReceiverAnswer[]) {
+  const hook = await receiver();
+  hook.answer(...answers);
+  const { fake, folder, postgres, serverNode } = fixtures;
+  const databaseUrl = await databaseFor(store, postgres);
+  return { hook, ...(await startApp({ fake, folder, node: serverNode, webhookUrl: hook.url, databaseUrl })) };
+}
+
+/** Posts an enquiry as the form does (answered 303) and returns what it sent. */
+async function postLead(url: string, overrides: Partial<EnquiryValues> = {}): Promise<EnquiryValues> {
+  const values = validEnquiry(overrides);
+  expect((await postEnquiry(url, values)).status).toBe(303);
+  return values;
+}
+
 function figures(testInfo: TestInfo, line: string) {
   testInfo.annotations.push({ type: "figures", description: line });
   console.log(`lead webhook: ${line}`);
@@ -141,13 +181,9 @@ for (const store of STORES) {
       postgres,
       serverNode,
     }, testInfo) => {
-      const hook = await receiver();
-      hook.answer({ status: 500 });
-      const databaseUrl = await databaseFor(store, postgres);
-      const { app } = await startApp({ fake, folder, node: serverNode, webhookUrl: hook.url, databaseUrl });
-      const values = validEnquiry();
+      const { hook, app } = await webhookApp(store, { fake, folder, postgres, serverNode }, { status: 500 });
       const posted = Date.now();
-      expect((await postEnquiry(app.url, values)).status).toBe(303);
+      const values = await postLead(app.url);
       await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
       const toEmailJs = seconds(posted);
       await expect.poll(() => receivedFor(hook, values.name).length, { timeout: 60_000 }).toBe(2);
@@ -172,13 +208,9 @@ for (const store of STORES) {
       postgres,
       serverNode,
     }, testInfo) => {
-      const hook = await receiver();
-      hook.answer("hang");
-      const databaseUrl = await databaseFor(store, postgres);
-      const { app } = await startApp({ fake, folder, node: serverNode, webhookUrl: hook.url, databaseUrl });
-      const values = validEnquiry();
+      const { hook, app } = await webhookApp(store, { fake, folder, postgres, serverNode }, "hang");
       const posted = Date.now();
-      expect((await postEnquiry(app.url, values)).status).toBe(303);
+      const values = await postLead(app.url);
       await expect.poll(() => receivedFor(hook, values.name).length).toBe(1);
       await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
       const emailJsMs = Date.now() - posted;
@@ -211,33 +243,18 @@ for (const store of STORES) {
         postgres,
         serverNode,
       }, testInfo) => {
-        const hook = await receiver();
-        hook.answer(refusal.answer);
-        const databaseUrl = await databaseFor(store, postgres);
-        const { app, lead } = await startApp({
-          fake,
-          folder,
-          node: serverNode,
-          webhookUrl: hook.url,
-          databaseUrl,
-        });
-        const values = validEnquiry();
+        const { hook, app, lead } = await webhookApp(
+          store,
+          { fake, folder, postgres, serverNode },
+          refusal.answer,
+        );
         const posted = Date.now();
-        expect((await postEnquiry(app.url, values)).status).toBe(303);
+        const values = await postLead(app.url);
         await expect.poll(() => failedEvents(hook).length, { timeout: 30_000 }).toBe(1);
         const failedAfter = seconds(posted);
         const id = (await lead(values.name))?.id;
         expect(failedEvents(hook)).toEqual([
-          {
-            type: "lead.failed",
-            timestamp: expect.any(String),
-            data: {
-              id,
-              destination: "webhook",
-              attempts: 1,
-              lastError: { status: refusal.answer.status, cause: refusal.cause },
-            },
-          },
+          failedEvent(id, "webhook", { status: refusal.answer.status, cause: refusal.cause }),
         ]);
         await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
         // The lead's own state: failed at one destination, none pending.
@@ -263,31 +280,13 @@ for (const store of STORES) {
       postgres,
       serverNode,
     }) => {
-      const hook = await receiver();
       fake.respondWith({ kind: "status", status: 412, text: "Gmail_API: Invalid grant" });
-      const databaseUrl = await databaseFor(store, postgres);
-      const { app, lead } = await startApp({
-        fake,
-        folder,
-        node: serverNode,
-        webhookUrl: hook.url,
-        databaseUrl,
-      });
-      const values = validEnquiry({ email: `gave-up-${Date.now()}@example.in` });
-      expect((await postEnquiry(app.url, values)).status).toBe(303);
+      const { hook, app, lead } = await webhookApp(store, { fake, folder, postgres, serverNode });
+      const values = await postLead(app.url, { email: `gave-up-${Date.now()}@example.in` });
       await expect.poll(() => failedEvents(hook).length).toBe(1);
       const id = (await lead(values.name))?.id;
       expect(failedEvents(hook)).toEqual([
-        {
-          type: "lead.failed",
-          timestamp: expect.any(String),
-          data: {
-            id,
-            destination: "emailjs",
-            attempts: 1,
-            lastError: { status: 412, cause: "EmailJS answered 412: Gmail_API: Invalid grant" },
-          },
-        },
+        failedEvent(id, "emailjs", { status: 412, cause: "EmailJS answered 412: Gmail_API: Invalid grant" }),
       ]);
       const failedBody = hook.requests.find((request) => eventOf(request).type === "lead.failed")?.body ?? "";
       for (const personal of [values.name, values.email, values.phoneNumber])
@@ -312,8 +311,7 @@ for (const store of STORES) {
         webhookUrl: `http://127.0.0.1:${port}/hooks/leads`,
         databaseUrl,
       });
-      const values = validEnquiry();
-      expect((await postEnquiry(app.url, values)).status).toBe(303);
+      const values = await postLead(app.url);
       await expect
         .poll(() => app.output())
         .toContain("(connection refused (ECONNREFUSED)); it is tried again");
@@ -337,18 +335,8 @@ for (const store of STORES) {
       postgres,
       serverNode,
     }, testInfo) => {
-      const hook = await receiver();
-      hook.answer("hang");
-      const databaseUrl = await databaseFor(store, postgres);
-      const { app, restart } = await startApp({
-        fake,
-        folder,
-        node: serverNode,
-        webhookUrl: hook.url,
-        databaseUrl,
-      });
-      const values = validEnquiry();
-      expect((await postEnquiry(app.url, values)).status).toBe(303);
+      const { hook, app, restart } = await webhookApp(store, { fake, folder, postgres, serverNode }, "hang");
+      const values = await postLead(app.url);
       await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
       await expect.poll(() => receivedFor(hook, values.name).length).toBe(1);
       app.process.kill("SIGKILL");
@@ -372,18 +360,12 @@ for (const store of STORES) {
       postgres,
       serverNode,
     }, testInfo) => {
-      const hook = await receiver();
-      hook.answer({ status: 503 });
-      const databaseUrl = await databaseFor(store, postgres);
-      const { app, leads } = await startApp({
-        fake,
-        folder,
-        node: serverNode,
-        webhookUrl: hook.url,
-        databaseUrl,
-      });
-      const values = validEnquiry({ email: `erase-${Date.now()}@example.in` });
-      expect((await postEnquiry(app.url, values)).status).toBe(303);
+      const { hook, app, leads } = await webhookApp(
+        store,
+        { fake, folder, postgres, serverNode },
+        { status: 503 },
+      );
+      const values = await postLead(app.url, { email: `erase-${Date.now()}@example.in` });
       await expect.poll(() => receivedFor(hook, values.name).length).toBe(1);
       await expect.poll(() => requestsFor(fake, values.name).length).toBe(1);
       expect(await leads(["erase", values.email])).toContain("Erased 1 lead of that person.");
@@ -431,15 +413,7 @@ for (const store of STORES) {
         postgres,
         serverNode,
       }, testInfo) => {
-        const hook = await receiver();
-        const databaseUrl = await databaseFor(store, postgres);
-        const { app, lead } = await startApp({
-          fake,
-          folder,
-          node: serverNode,
-          webhookUrl: hook.url,
-          databaseUrl,
-        });
+        const { hook, app, lead } = await webhookApp(store, { fake, folder, postgres, serverNode });
         const values = validEnquiry({ message: "हमें अपने क्लिनिक के लिए एक ऐप चाहिए 🙏" });
         await page.goto(app.url);
         if (javaScript) await waitForHydration(page);

@@ -86,6 +86,31 @@ const kinds: { name: string; place(): Promise<Place> }[] = [
   },
 ];
 
+/** Delivery on `place` with `routes`, quick timers and jitter at its least, stopped after the test. */
+function startDelivery(
+  place: Place,
+  store: LeadStore,
+  routes: DestinationRoutes,
+  onGaveUp?: (gaveUp: GaveUp) => void,
+) {
+  const delivery = createDelivery({
+    store,
+    routes,
+    lock: place.lock(),
+    intervalMs: 0,
+    retentionDays: 90,
+    spamRetentionDays: 30,
+    heartbeatMs: 50,
+    scanMs: 100,
+    random: () => 0,
+    onGaveUp,
+    log: () => {},
+  });
+  cleanups.push(() => delivery.stop());
+  delivery.start();
+  return delivery;
+}
+
 const record = (lead: Lead, destination: "emailjs" | "webhook", changes: Partial<DeliveryRecord>) => ({
   ...(lead.destinations[destination] as DeliveryRecord),
   ...changes,
@@ -161,21 +186,7 @@ describe.each(kinds)("destinations in $name", (kind) => {
       },
     };
     const gaveUp: GaveUp[] = [];
-    const delivery = createDelivery({
-      store,
-      routes,
-      lock: place.lock(),
-      intervalMs: 0,
-      retentionDays: 90,
-      spamRetentionDays: 30,
-      heartbeatMs: 50,
-      scanMs: 100,
-      random: () => 0,
-      onGaveUp: (failure) => gaveUp.push(failure),
-      log: () => {},
-    });
-    cleanups.push(() => delivery.stop());
-    delivery.start();
+    const delivery = startDelivery(place, store, routes, (failure) => gaveUp.push(failure));
     const names = ["A", "B", "C"];
     for (const name of names) await store.add({ ...enquiry, name }, ["emailjs", "webhook"]);
     delivery.wake();
@@ -214,24 +225,12 @@ describe.each(kinds)("destinations in $name", (kind) => {
     const store = place.open();
     await store.add(enquiry, ["emailjs", "webhook"]);
     const sent: string[] = [];
-    const delivery = createDelivery({
-      store,
-      routes: {
-        async emailjs(lead) {
-          sent.push(lead.enquiry.name);
-          return { ok: true };
-        },
+    startDelivery(place, store, {
+      async emailjs(lead) {
+        sent.push(lead.enquiry.name);
+        return { ok: true };
       },
-      lock: place.lock(),
-      intervalMs: 0,
-      retentionDays: 90,
-      spamRetentionDays: 30,
-      heartbeatMs: 50,
-      scanMs: 100,
-      log: () => {},
     });
-    cleanups.push(() => delivery.stop());
-    delivery.start();
     const reader = place.open();
     await expect.poll(async () => (await reader.list())[0]?.state).toBe("sent");
     expect((await reader.list())[0]?.destinations).toEqual({
