@@ -24,7 +24,7 @@ import { type LeadStore, MAX_LEADS } from "~/leads/contract.server";
 import { delivererLockPath, readFolderLockHolder } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
 import { describeLeads } from "~/leads/health-report";
-import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
+import { deliverySummary, type Lead, UNDELIVERED_STATES } from "~/leads/lead";
 import { readPostgresLockHolder } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { release, requeue } from "~/leads/retry-policy";
@@ -103,11 +103,11 @@ async function list(spam: boolean) {
       leads.map((lead) => ({
         time: time(lead),
         state: lead.state,
-        attempts: lead.attempts,
+        attempts: deliverySummary(lead).attempts,
         name: showInvisible(lead.enquiry.name),
         "e-mail": showInvisible(lead.enquiry.email),
         source: sourceOf(lead),
-        "last error": showInvisible(lead.lastError ?? ""),
+        "last error": showInvisible(deliverySummary(lead).lastError ?? ""),
       })),
     );
   }
@@ -169,7 +169,8 @@ function plural(count: number, noun: string) {
 
 function printJson(leads: Lead[]) {
   for (const lead of leads) {
-    const { enquiry, id, receivedAt, state, attempts, lastError, nextAttemptAt, reason, releasedAt } = lead;
+    const { enquiry, id, receivedAt, state, reason, releasedAt } = lead;
+    const { attempts, lastError, nextAttemptAt } = deliverySummary(lead);
     const { source, privacyNotice } = lead;
     const notes = {
       ...(reason ? { reason } : {}),
@@ -216,7 +217,7 @@ async function releaseLead(id: string) {
   if (lead.state !== "spam") fail(`leads: ${id} is ${lead.state}, not in the quarantine: nothing to release`);
   // Queued whatever this shell's EmailJS variables say: the running server routes it (a server
   // without EmailJS files it in its inbox).
-  const released = release(lead, new Date(), "pending");
+  const released = release(lead, new Date());
   if (!(await store.save(released))) fail(`leads: ${id} was erased meanwhile: nothing to release`);
   logLine({
     event: "lead",

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
 import { type AlertPoster, createAlertPoster } from "~/destinations/alert.server";
+import { POST_TIMEOUT_MS } from "~/destinations/post-json.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
@@ -10,11 +11,9 @@ import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadAlerts, type LeadAlerts } from "~/leads/alerts.server";
-import type { LeadMail } from "~/leads/delivery/delivery.server";
 import { LEASE_MARGIN_MS, LEASE_SECONDS } from "~/leads/postgres/store.server";
 import { createLeadService, type LeadService } from "~/leads/service.server";
 import { EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
-import { logMailFailure } from "~/mail/failures.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
@@ -23,6 +22,7 @@ import { createFolderVitalsStore } from "~/vitals/folder-store.server";
 import { createPostgresVitalsStore } from "~/vitals/postgres-store.server";
 import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
 import { PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
+import { createLeadDestinations } from "./lead-destinations";
 
 /** What the server creates once and every loader and action reads from its context. */
 export interface AppServices {
@@ -52,22 +52,8 @@ declare module "@remix-run/server-runtime" {
 }
 
 // A claim outlives the one send it covers, so no other replica sends that lead meanwhile.
-if (LEASE_SECONDS * 1000 < EMAILJS_TIMEOUT_MS + LEASE_MARGIN_MS) {
-  throw new Error("LEASE_SECONDS must outlast EmailJS's time limit and the write of the outcome");
-}
-
-/** Mail as delivery reaches it: a function that sends one lead (and logs a failure), or why there is none. */
-function leadMail(mail: MailTransport | null): LeadMail {
-  if (mail === null) return { kind: "inbox" };
-  if (mail.name !== "emailjs") return { kind: "held" };
-  return {
-    kind: "send",
-    async send(lead) {
-      const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
-      logMailFailure(mail.name, result);
-      return result;
-    },
-  };
+if (LEASE_SECONDS * 1000 < Math.max(EMAILJS_TIMEOUT_MS, POST_TIMEOUT_MS) + LEASE_MARGIN_MS) {
+  throw new Error("LEASE_SECONDS must outlast each destination's time limit and the write of the outcome");
 }
 
 /**
@@ -102,11 +88,13 @@ export function createServices(env: Env) {
       })
     : null;
   const mail = selectTransport(env);
-  // Delivery tells the alerts of a give-up; the alerts read the leads it delivers.
+  // Delivery tells the alerts and the webhook's lead.failed of a give-up; the alerts read the leads it delivers.
   let chat: ReturnType<typeof chatAlerts> = null;
-  const leads = createLeadService(env, leadMail(mail), database, console.error, (gaveUp) =>
-    chat?.alerts.gaveUp(gaveUp),
-  );
+  const destinations = createLeadDestinations(env, mail);
+  const leads = createLeadService(env, destinations.routes, database, console.error, (gaveUp) => {
+    destinations.onGaveUp(gaveUp);
+    chat?.alerts.gaveUp(gaveUp);
+  });
   chat = chatAlerts(env, leads, database);
   const vitals = database
     ? createPostgresVitalsStore(database)
@@ -163,6 +151,7 @@ export function createServices(env: Env) {
       chat?.alerts.stop();
       // An alert still queued is dropped: only one being posted is finished.
       await Promise.all([leads.stop(), chat?.poster.stop()]);
+      await destinations.stop();
       await database?.stop();
     },
   };

@@ -17,3 +17,13 @@ export interface DeliveryError {
 export type DeliveryResult =
   | { ok: true }
   | { ok: false; retry: boolean; retryAfterMs?: number; error: DeliveryError };
+
+/**
+ * A stored last error (`EmailJS answered 412: …`, `HTTP 503`, `connection refused (…)`) as a
+ * DeliveryError: the status it names, if any, and the line itself.
+ */
+export function deliveryErrorOf(lastError: string | null): DeliveryError {
+  const cause = lastError ?? "unknown";
+  const status = /^(?:EmailJS answered|HTTP) (\d{3})\b/.exec(cause)?.[1];
+  return status === undefined ? { cause } : { status: Number(status), cause };
+}

@@ -1,9 +1,10 @@
 /** What every lead store promises (the folder's and PostgreSQL's), and the limits both keep. */
+import type { DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
-import type { Lead, LeadState } from "~/leads/lead";
+import type { DeliveryRecord, Lead } from "~/leads/lead";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) a store
@@ -71,10 +72,13 @@ export interface Retention {
 export interface LeadStore {
   /** Where the leads are kept, as log lines name it: the folder, or the database. */
   readonly folder: string;
-  /** Stores a new lead durably and returns it; throws when it cannot (StoreFullError at the cap). */
+  /**
+   * Stores a new lead durably, due at once at each of `destinations` (`inbox` with none), and
+   * returns it; throws when it cannot (StoreFullError at the cap).
+   */
   add(
     enquiry: Enquiry,
-    state: Extract<LeadState, "pending" | "inbox">,
+    destinations: readonly DestinationName[],
     source?: LeadSource,
     privacyNotice?: PrivacyNoticeRecord,
   ): Promise<Lead>;
@@ -88,8 +92,18 @@ export interface LeadStore {
     source?: LeadSource,
     privacyNotice?: PrivacyNoticeRecord,
   ): Promise<Lead>;
-  /** Writes a lead's new state durably; false (and nothing written) when it was erased. */
+  /** Writes a lead and all its records durably (an operator's retry or release); false (and nothing written) when it was erased. */
   save(lead: Lead): Promise<boolean>;
+  /**
+   * Writes one destination's record of a lead durably (undefined: the lead no longer goes there),
+   * never touching another's, whatever this process last read; returns the lead as stored now,
+   * or null (and nothing written) when it was erased.
+   */
+  saveDelivery(
+    lead: Lead,
+    destination: DestinationName,
+    record: DeliveryRecord | undefined,
+  ): Promise<Lead | null>;
   /** Deletes a lead for good (a person's request): no process that still holds it writes it back. */
   erase(lead: Lead): Promise<void>;
   /** Whether the lead was erased (by any process); this store then forgets it. */
@@ -97,13 +111,18 @@ export interface LeadStore {
   /** Whether the lead `id` is still kept: not erased, not removed (by any process). */
   has(id: string): Promise<boolean>;
   /**
-   * Takes the `pending` lead due soonest (then the oldest) for one send, right before it, leaving
-   * out the leads `except` names and those another deliverer holds: the store picks it, so no
-   * deliverer keeps the queue in memory. Without one due, says when the next is due.
+   * Takes the lead due soonest (then the oldest) at `destination` for one send, right before it,
+   * leaving out the leads `except` names and those another deliverer holds there: the store picks
+   * it, so no deliverer keeps the queue in memory. Without one due, says when the next is due.
    */
-  claimNext(except: ReadonlySet<string>): Promise<NextClaim>;
-  /** Makes every `pending` lead due now (a deliverer just took over: it tries them at once). */
+  claimNext(destination: DestinationName, except: ReadonlySet<string>): Promise<NextClaim>;
+  /** Makes every pending delivery due now (a deliverer just took over: it tries them at once). */
   hurryPending(): Promise<void>;
+  /**
+   * Gives the leads a release before destinations stored (PostgreSQL, during a rolling deploy)
+   * their destinations: EmailJS as they stored it, plus the others of `configured` (once each).
+   */
+  adopt(configured: readonly DestinationName[]): Promise<void>;
   /** Brings what this store knows up to date (the folder rereads its files; PostgreSQL has nothing to reread). */
   scan(): Promise<unknown>;
   /** Every lead, oldest first (the operator's list). */

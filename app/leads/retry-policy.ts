@@ -1,5 +1,6 @@
-/** The retry policy: which send results are final, and when a failed send is tried again. */
-import type { Lead, LeadState } from "~/leads/lead";
+/** The retry policy: which delivery results are final, and when a failed attempt is tried again. */
+import { DESTINATIONS, type DeliveryResult } from "~/destinations/destination";
+import { type DeliveryRecord, type Lead, leadStateOf, newDeliveries } from "~/leads/lead";
 import type { SendResult } from "~/mail/types";
 
 export const FIRST_RETRY_MS = 10_000;
@@ -20,6 +21,13 @@ export function classify(result: SendResult): Verdict {
   return "retry";
 }
 
+/** EmailJS's answer as a delivery result: its detail (`EmailJS answered 412: …`) is the cause. */
+export function emailJsResult(result: SendResult): DeliveryResult {
+  if (result.ok) return { ok: true };
+  const status = result.status ? { status: result.status } : {};
+  return { ok: false, retry: classify(result) === "retry", error: { ...status, cause: result.detail } };
+}
+
 /**
  * The wait after the `attempts`-th failed attempt: 10 s doubling each time, capped at 15 min,
  * with jitter (between half and all of it) so leads failed together do not retry together.
@@ -29,36 +37,60 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
   return Math.round(full * (0.5 + random() / 2));
 }
 
-/** The lead after one delivery attempt that ended with `result` at `now`. */
+/**
+ * One destination's record after one attempt that ended with `result` at `now`: delivered, failed
+ * for good, or due again after the backoff (never sooner than a `Retry-After` asked), failed once
+ * 72 h of retries have run out.
+ */
 export function afterAttempt(
-  lead: Lead,
-  result: SendResult,
+  record: DeliveryRecord,
+  result: DeliveryResult,
   now: Date,
   random: () => number = Math.random,
-): Lead {
-  const attempts = lead.attempts + 1;
-  const verdict = classify(result);
-  if (verdict === "sent") return { ...lead, state: "sent", attempts, lastError: null };
-  const lastError = result.ok ? null : result.detail;
-  if (verdict === "permanent") return { ...lead, state: "failed", attempts, lastError };
-  const next = now.getTime() + retryDelayMs(attempts, random);
-  if (next - Date.parse(lead.queuedAt) > RETRY_FOR_MS) {
-    return { ...lead, state: "failed", attempts, lastError: `${lastError} (gave up after 72 h of retries)` };
+): DeliveryRecord {
+  const attempts = record.attempts + 1;
+  if (result.ok) return { ...record, state: "sent", attempts, lastError: null };
+  const lastError = result.error.cause;
+  if (!result.retry) return { ...record, state: "failed", attempts, lastError };
+  const next = now.getTime() + Math.max(retryDelayMs(attempts, random), result.retryAfterMs ?? 0);
+  if (next - Date.parse(record.queuedAt) > RETRY_FOR_MS) {
+    return {
+      ...record,
+      state: "failed",
+      attempts,
+      lastError: `${lastError} (gave up after 72 h of retries)`,
+    };
   }
-  return { ...lead, attempts, lastError, nextAttemptAt: new Date(next).toISOString() };
-}
-
-/** A failed (or inbox) lead put back in the queue, tried at once, with a fresh 72 h of retries. */
-export function requeue(lead: Lead, now: Date): Lead {
-  const at = now.toISOString();
-  return { ...lead, state: "pending", nextAttemptAt: at, queuedAt: at };
+  return { ...record, attempts, lastError, nextAttemptAt: new Date(next).toISOString() };
 }
 
 /**
- * A quarantined lead released by an operator: it joins the delivery queue (`inbox` when no
- * EmailJS is configured) like any new lead, and keeps its reason and the time of its release.
+ * A lead put back in the queue, tried at once with a fresh 72 h of retries: its failed
+ * destinations; an `inbox` lead, every destination (the running server drops those it has not
+ * configured, so it is filed in the inbox again when it has none).
  */
-export function release(lead: Lead, now: Date, state: Extract<LeadState, "pending" | "inbox">): Lead {
+export function requeue(lead: Lead, now: Date): Lead {
   const at = now.toISOString();
-  return { ...lead, state, attempts: 0, lastError: null, nextAttemptAt: at, queuedAt: at, releasedAt: at };
+  if (lead.state === "inbox") {
+    const destinations = newDeliveries(DESTINATIONS, at);
+    return { ...lead, destinations, state: leadStateOf(destinations) };
+  }
+  const destinations = Object.fromEntries(
+    Object.entries(lead.destinations).map(([name, record]) => [
+      name,
+      record.state === "failed" ? { ...record, state: "pending", nextAttemptAt: at, queuedAt: at } : record,
+    ]),
+  );
+  return { ...lead, destinations, state: leadStateOf(destinations) };
+}
+
+/**
+ * A quarantined lead released by an operator: it joins the delivery queue like any new lead, due
+ * at every destination (the running server drops those it has not configured: those configured
+ * at its release remain), and keeps its reason and the time of its release.
+ */
+export function release(lead: Lead, now: Date): Lead {
+  const at = now.toISOString();
+  const destinations = newDeliveries(DESTINATIONS, at);
+  return { ...lead, destinations, state: leadStateOf(destinations), releasedAt: at };
 }

@@ -10,7 +10,13 @@ import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { type LeadCounts, type LeadStore, MAX_LEADS, noLeads, StoreFullError } from "~/leads/contract.server";
 import type { DelivererLock } from "~/leads/deliverer-lock";
-import { createDelivery, type GaveUp, type LeadMail, PROBE_AFTER_MS } from "~/leads/delivery/delivery.server";
+import {
+  configuredDestinations,
+  createDelivery,
+  type DestinationRoutes,
+  type GaveUp,
+  PROBE_AFTER_MS,
+} from "~/leads/delivery/delivery.server";
 import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
 import { describeLeads, type LeadsHealth } from "~/leads/health-report";
@@ -44,10 +50,10 @@ export interface LeadService {
   health(now?: number): Promise<LeadsHealth>;
   /** How many leads each state holds, delivery's unwritten outcomes counted as they are; throws when the store cannot say. */
   counts(): Promise<LeadCounts>;
+  /** Starts the delivery loops (their timers never keep the process alive). */
+  start(): void;
   /** Whether this process delivers now (holds the deliverer lock). */
   isDeliverer(): boolean;
-  /** Starts the delivery loop (its timers never keep the process alive). */
-  start(): void;
   /**
    * Stops delivery for a clean shutdown: no new send; resolves once a send in flight has its
    * outcome written and the lock is free. Stored leads wait for the next start.
@@ -67,10 +73,10 @@ type Config = Pick<
  */
 export function createLeadService(
   config: Config,
-  mail: LeadMail,
+  routes: DestinationRoutes,
   database: Database | null = null,
   log: (line: string) => void = console.error,
-  /** Told when delivery gives up on a lead (the alerts). */
+  /** Told once each time a destination gives up on a lead (alerts, `lead.failed`). */
   onGaveUp?: (gaveUp: GaveUp) => void,
 ): LeadService {
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
@@ -100,12 +106,12 @@ export function createLeadService(
     : createFolderDelivererLock({ path: delivererLockPath(folder) });
   const delivery = createDelivery({
     store,
-    mail,
+    routes,
     lock,
+    onGaveUp,
     intervalMs: config.ENQUIRY_SEND_INTERVAL_MS,
     retentionDays: config.ENQUIRY_RETENTION_DAYS,
     spamRetentionDays: config.ENQUIRY_SPAM_RETENTION_DAYS,
-    onGaveUp,
   });
   let stopped = false;
 
@@ -127,8 +133,7 @@ export function createLeadService(
   return {
     async keep(enquiry, source, privacyNotice) {
       try {
-        const state = mail.kind === "inbox" ? "inbox" : "pending";
-        const lead = await store.add(enquiry, state, source, privacyNotice);
+        const lead = await store.add(enquiry, configuredDestinations(routes), source, privacyNotice);
         full = false;
         delivery.wake();
         return lead.id;
@@ -151,6 +156,7 @@ export function createLeadService(
       }
     },
     stillKeeps: (id) => store.has(id),
+    isDeliverer: () => delivery.isDeliverer(),
     async health(now = Date.now()) {
       const written = store.lastWrite();
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
@@ -163,7 +169,6 @@ export function createLeadService(
       });
     },
     counts: () => store.counts(delivery.unwrittenOutcomes()),
-    isDeliverer: () => delivery.isDeliverer(),
     start() {
       if (database) {
         void startWithDatabase(database);

@@ -11,16 +11,29 @@ import { createDatabase } from "../../app/db/database.server";
 import { readMigrations } from "../../app/db/migrations.server";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import type { Enquiry } from "../../app/lead-parts/enquiry";
-import { type Lead, leadFileName, newLead } from "../../app/leads/lead";
+import {
+  type Lead,
+  type LeadDestinations,
+  leadFileName,
+  newLead,
+  type OwnFields,
+  ownFieldsOf,
+} from "../../app/leads/lead";
 import { importLeadFolder } from "../../app/leads/postgres/import.server";
 import type { FakeEmailJs } from "./fake-emailjs";
+
+/**
+ * A lead file as it is on disk: EmailJS's record in its own fields (`state` is EmailJS's, or
+ * `inbox`/`spam`), and its destinations, absent from a file a release before them wrote.
+ */
+export type LeadFile = Omit<Lead, "state" | "destinations"> & OwnFields & { destinations?: LeadDestinations };
 
 /**
  * Every lead under ENQUIRY_STORE_DIR, oldest first (none when the folder is missing), read the
  * way the store reads them: regular files whose name is their lead's own (`<ms>-<id>.json`);
  * copies, directories, FIFOs and damaged files are not leads.
  */
-export function readLeads(storeDir: string): Lead[] {
+export function readLeads(storeDir: string): LeadFile[] {
   const folder = join(storeDir, "leads");
   let names: string[];
   try {
@@ -33,7 +46,7 @@ export function readLeads(storeDir: string): Lead[] {
     .sort()
     .flatMap((name) => {
       try {
-        const lead = JSON.parse(readFileSync(join(folder, name), "utf8")) as Lead;
+        const lead = JSON.parse(readFileSync(join(folder, name), "utf8")) as LeadFile;
         return name === leadFileName(lead) ? [lead] : [];
       } catch {
         return [];
@@ -41,7 +54,7 @@ export function readLeads(storeDir: string): Lead[] {
     });
 }
 
-export function leadNamed(storeDir: string, name: string): Lead | undefined {
+export function leadNamed(storeDir: string, name: string): LeadFile | undefined {
   return readLeads(storeDir).find((lead) => lead.enquiry.name === name);
 }
 
@@ -78,16 +91,18 @@ export async function postEnquiry(url: string, values: Enquiry): Promise<Respons
   });
 }
 
-/** Writes a lead file as the store would (name `<ms>-<id>.json`), and returns its path. */
+/**
+ * Writes a lead file as the release before destinations did (name `<ms>-<id>.json`: a `pending`
+ * EmailJS lead unless `lead` says otherwise), and returns its path.
+ */
 export function writeLeadFile(
   storeDir: string,
-  lead: Partial<Lead> & Pick<Lead, "enquiry">,
-): { path: string; lead: Lead } {
+  lead: Partial<LeadFile> & Pick<LeadFile, "enquiry">,
+): { path: string; lead: LeadFile } {
   const at = new Date(lead.receivedAt ?? Date.now());
-  const full = {
-    ...newLead({ id: randomUUID(), enquiry: lead.enquiry, state: "pending", at }),
-    ...lead,
-  } as Lead;
+  const made = newLead({ id: randomUUID(), enquiry: lead.enquiry, destinations: ["emailjs"], at });
+  const { destinations: _destinations, state: _state, ...fields } = made;
+  const full: LeadFile = { ...fields, ...ownFieldsOf(made), ...lead };
   const folder = join(storeDir, "leads");
   mkdirSync(folder, { recursive: true });
   const path = join(folder, leadFileName(full));

@@ -5,7 +5,7 @@ import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { clickIdOf, describeSource } from "~/lead-parts/source";
-import type { Lead, LeadState } from "~/leads/lead";
+import type { Lead } from "~/leads/lead";
 
 /** A place leads are delivered to: one column of the export, its state for each lead. */
 interface Destination {
@@ -14,12 +14,9 @@ interface Destination {
   readonly stateOf: (lead: Lead) => string;
 }
 
-/** The states in which a lead is EmailJS's: an `inbox` lead has no destination, a `spam` one none yet. */
-const EMAILJS_STATES: readonly LeadState[] = ["pending", "sent", "failed"];
-
 /** Every destination, in the order of their columns. */
 export const DESTINATIONS: readonly Destination[] = [
-  { name: "emailjs", stateOf: (lead) => (EMAILJS_STATES.includes(lead.state) ? lead.state : "") },
+  { name: "emailjs", stateOf: (lead) => lead.destinations.emailjs?.state ?? "" },
 ];
 
 interface Column {

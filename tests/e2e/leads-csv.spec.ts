@@ -5,8 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test as base, expect } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import type { Lead } from "~/leads/lead";
-import { importLeadsInto, leadsCli, writeLeadFile } from "../../scripts/lib/lead-fixtures";
+import { importLeadsInto, type LeadFile, leadsCli, writeLeadFile } from "../../scripts/lib/lead-fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // `npm run leads -- --csv`, the built command on both stores: the same leads in a data folder
@@ -139,8 +138,8 @@ const FIXTURES = [
 const asText = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /** Writes the fixtures as the folder store keeps them; the stored leads by label. */
-function writeFixtures(storeDir: string): Map<string, Lead> {
-  const stored = new Map<string, Lead>();
+function writeFixtures(storeDir: string): Map<string, LeadFile> {
+  const stored = new Map<string, LeadFile>();
   for (const fixture of FIXTURES) {
     const { lead } = writeLeadFile(storeDir, {
       receivedAt: fixture.receivedAt,
@@ -160,7 +159,7 @@ function writeFixtures(storeDir: string): Map<string, Lead> {
 }
 
 /** The row the export should hold for a fixture, from the stored lead's own values. */
-function expectedRow(fixture: (typeof FIXTURES)[number], lead: Lead): string[] {
+function expectedRow(fixture: (typeof FIXTURES)[number], lead: LeadFile): string[] {
   const { name, email, countryCode, phoneNumber, message } = lead.enquiry;
   return [
     lead.id,
@@ -198,7 +197,7 @@ async function exportRows(cli: Cli, args: string[]): Promise<string[][]> {
 }
 
 /** Every form of the export against one store holding the fixtures. */
-async function checkExports(cli: Cli, stored: Map<string, Lead>) {
+async function checkExports(cli: Cli, stored: Map<string, LeadFile>) {
   const rowsOf = (...labels: string[]) =>
     labels.map((label) => {
       const fixture = FIXTURES.find((candidate) => candidate.label === label);

@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { DelivererLock } from "~/leads/deliverer-lock";
-import { createDelivery, type Delivery, type GaveUp, type LeadMail } from "~/leads/delivery/delivery.server";
+import {
+  createDelivery,
+  type Delivery,
+  type DestinationRoutes,
+  type GaveUp,
+} from "~/leads/delivery/delivery.server";
 import type { LeadStore } from "~/leads/folder/store.server";
-import { type Lead, newLead } from "~/leads/lead";
+import { type DeliveryRecord, type Lead, newLead, withDelivery } from "~/leads/lead";
+import { emailJsResult } from "~/leads/retry-policy";
 import type { SendResult } from "~/mail/types";
 import { gate } from "../support/gate";
 
@@ -19,7 +25,7 @@ function memoryStore(names: string[]) {
       phoneNumber: "9876543210",
       message: "",
     };
-    files.set(id, newLead({ id, enquiry, state: "pending", at: new Date() }));
+    files.set(id, newLead({ id, enquiry, destinations: ["emailjs"], at: new Date() }));
   });
   const state = {
     failing: null as Error | null,
@@ -33,16 +39,17 @@ function memoryStore(names: string[]) {
   const store = {
     folder: "/memory",
     scan: async () => [...files.values()],
-    async save(lead: Lead) {
+    async saveDelivery(lead: Lead, destination: "emailjs", record: DeliveryRecord | undefined) {
       if (state.failing) {
         state.refused += 1;
         throw state.failing;
       }
-      if (await store.isErased(lead)) return false;
+      if (await store.isErased(lead)) return null;
       hurried.delete(lead.id);
-      files.set(lead.id, lead);
-      state.writes.push(`${lead.enquiry.name}:${lead.state}`);
-      return true;
+      const written = withDelivery(files.get(lead.id) ?? lead, destination, record);
+      files.set(lead.id, written);
+      state.writes.push(`${lead.enquiry.name}:${written.state}`);
+      return written;
     },
     async isErased(lead: Lead) {
       if (!state.erased.has(lead.enquiry.name)) return false;
@@ -50,10 +57,11 @@ function memoryStore(names: string[]) {
       return true;
     },
     /** The pending lead due soonest, then the oldest (no lease: one deliverer per memory). */
-    async claimNext(except: ReadonlySet<string>) {
-      const dueAt = (lead: Lead) => (hurried.has(lead.id) ? 0 : Date.parse(lead.nextAttemptAt));
+    async claimNext(destination: "emailjs", except: ReadonlySet<string>) {
+      const dueAt = (lead: Lead) =>
+        hurried.has(lead.id) ? 0 : Date.parse(lead.destinations[destination]?.nextAttemptAt ?? "");
       const due = [...files.values()]
-        .filter((lead) => lead.state === "pending" && !except.has(lead.id))
+        .filter((lead) => lead.destinations[destination]?.state === "pending" && !except.has(lead.id))
         .sort((a, b) => dueAt(a) - dueAt(b));
       for (const lead of due) {
         if (dueAt(lead) > Date.now()) return { lead: null, dueAt: dueAt(lead) };
@@ -61,6 +69,7 @@ function memoryStore(names: string[]) {
       }
       return { lead: null, dueAt: null };
     },
+    adopt: async () => {},
     async hurryPending() {
       for (const lead of files.values()) if (lead.state === "pending") hurried.add(lead.id);
     },
@@ -93,14 +102,13 @@ function fakeLock(events: string[] = []): DelivererLock {
 
 function transport(answer: (enquiry: Enquiry) => Promise<SendResult> | SendResult) {
   const sent: string[] = [];
-  const mail: LeadMail = {
-    kind: "send",
-    async send(lead) {
+  const routes: DestinationRoutes = {
+    async emailjs(lead) {
       sent.push(lead.enquiry.name);
-      return answer(lead.enquiry);
+      return emailJsResult(await answer(lead.enquiry));
     },
   };
-  return { mail, sent };
+  return { routes, sent };
 }
 
 const deliveries: Delivery[] = [];
@@ -135,9 +143,9 @@ describe("delivery", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { store, state, file } = memoryStore(["A", "B", "C"]);
     state.failing = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    const { mail, sent } = transport(() => ({ ok: true }));
+    const { routes, sent } = transport(() => ({ ok: true }));
     const lines: string[] = [];
-    const delivery = start({ store, mail, lock: fakeLock(), log: (line) => lines.push(line) });
+    const delivery = start({ store, routes, lock: fakeLock(), log: (line) => lines.push(line) });
     await expect.poll(() => sent).toEqual(["A", "B", "C"]);
     // Every rescan finds the three leads still pending in the store and, in the same turn that
     // decides what to send next, tries their outcomes' writes again: two more refused rounds
@@ -166,8 +174,8 @@ describe("delivery", () => {
     const { store, state, file } = memoryStore(["A", "erased", "C"]);
     state.erased.add("erased");
     state.failing = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    const { mail, sent } = transport(() => ({ ok: true }));
-    const delivery = start({ store, mail, lock: fakeLock(), log: () => {} });
+    const { routes, sent } = transport(() => ({ ok: true }));
+    const delivery = start({ store, routes, lock: fakeLock(), log: () => {} });
     await expect.poll(() => sent).toEqual(["A", "C"]);
     expect(delivery.unwrittenCount()).toBe(2);
     // A is erased while its outcome waits to be written: once the disk takes writes, it is dropped.
@@ -184,15 +192,15 @@ describe("delivery", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { store, file } = memoryStore(["stuck", "B", "C"]);
-    const { mail, sent } = transport((enquiry) =>
+    const { routes, sent } = transport((enquiry) =>
       enquiry.name === "stuck"
         ? { ok: false, reason: "rejected", status: 503, detail: "EmailJS answered 503: busy" }
         : { ok: true },
     );
-    start({ store, mail, lock: fakeLock(), log: () => {} });
+    start({ store, routes, lock: fakeLock(), log: () => {} });
     await expect.poll(() => file("C")?.state).toBe("sent");
     expect(sent).toEqual(["stuck", "B", "C"]);
-    expect(file("stuck")).toMatchObject({ state: "pending", attempts: 1 });
+    expect(file("stuck")).toMatchObject({ state: "pending", destinations: { emailjs: { attempts: 1 } } });
   });
 
   it("stop() starts no new send, waits for the send in flight and its write, then frees the lock", async () => {
@@ -203,13 +211,13 @@ describe("delivery", () => {
     const events: string[] = [];
     const { store, state } = memoryStore(["A", "B"]);
     const answer = gate();
-    const { mail, sent } = transport(async (enquiry) => {
+    const { routes, sent } = transport(async (enquiry) => {
       events.push(`send ${enquiry.name}`);
       await answer.promise;
       events.push(`answered ${enquiry.name}`);
       return { ok: true };
     });
-    const delivery = start({ store, mail, lock: fakeLock(events), log: () => {} });
+    const delivery = start({ store, routes, lock: fakeLock(events), log: () => {} });
     // vi.waitFor moves the fake clock on between its checks.
     await vi.waitFor(() => expect(sent).toEqual(["A"]));
     let stopped = false;
@@ -233,7 +241,7 @@ describe("delivery", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     vi.spyOn(console, "error").mockImplementation(() => {});
     const { store, file } = memoryStore(["refused", "busy", "fine"]);
-    const { mail } = transport((enquiry) => {
+    const { routes } = transport((enquiry) => {
       if (enquiry.name === "refused")
         return { ok: false, reason: "rejected", status: 412, detail: "EmailJS answered 412: Invalid grant" };
       if (enquiry.name === "busy")
@@ -241,9 +249,15 @@ describe("delivery", () => {
       return { ok: true };
     });
     const gaveUp: GaveUp[] = [];
-    const delivery = start({ store, mail, lock: fakeLock(), log: () => {}, onGaveUp: (g) => gaveUp.push(g) });
+    const delivery = start({
+      store,
+      routes,
+      lock: fakeLock(),
+      log: () => {},
+      onGaveUp: (g) => gaveUp.push(g),
+    });
     await expect.poll(() => file("fine")?.state).toBe("sent");
-    await expect.poll(() => file("busy")?.attempts).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => file("busy")?.destinations.emailjs?.attempts).toBeGreaterThanOrEqual(1);
     expect(file("refused")?.state).toBe("failed");
     expect(gaveUp).toEqual([
       {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describePrivacyNotice, parsePrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
-import { newLead, parseLead } from "~/leads/lead";
+import { type Lead, leadFileText, newLead, parseLead } from "~/leads/lead";
 import { type LeadRow, leadFromRow, leadValues } from "~/leads/postgres/rows.server";
 
 const shown = { version: "2026-11-26", language: "hi", sha256: "c4".repeat(32) };
@@ -8,7 +8,7 @@ const shown = { version: "2026-11-26", language: "hi", sha256: "c4".repeat(32) }
 const lead = newLead({
   id: "0b7f8c1e-2a4d-4c6e-9f10-3a5b7c9d1e2f",
   enquiry: { name: "Asha", email: "a@example.in", countryCode: "91", phoneNumber: "9876543210", message: "" },
-  state: "pending",
+  destinations: ["emailjs"],
   at: new Date("2026-11-26T10:00:00Z"),
   privacyNotice: shown,
 });
@@ -41,22 +41,22 @@ const unreadable = [
 
 describe("a lead's privacy notice record", () => {
   it("is read back from a lead file and from a row", () => {
-    expect(parseLead(JSON.stringify(lead))?.privacyNotice).toEqual(shown);
+    expect(parseLead(leadFileText(lead))?.privacyNotice).toEqual(shown);
     const values = leadValues(lead);
-    expect(JSON.parse(values.at(-1) as string)).toEqual(shown);
+    expect(JSON.parse(values.at(11) as string)).toEqual(shown);
     expect(leadFromRow(rowOf(values, shown))).toEqual(lead);
   });
 
   it("is absent from a lead without it: a NULL column, or a row read without the column", () => {
     const { privacyNotice: _, ...before } = lead;
-    expect(leadValues(before).at(-1)).toBeNull();
+    expect(leadValues(before).at(11)).toBeNull();
     expect(leadFromRow(rowOf(leadValues(before), null))).toEqual(before);
     expect(leadFromRow(rowOf(leadValues(before), undefined))).toEqual(before);
   });
 
   it.each(unreadable)("is dropped when it is %s, never the lead", (_, value) => {
     expect(parsePrivacyNoticeRecord(value)).toBeUndefined();
-    const read = parseLead(JSON.stringify({ ...lead, privacyNotice: value }));
+    const read = parseLead(leadFileText({ ...lead, privacyNotice: value } as Lead));
     expect(read).not.toHaveProperty("privacyNotice");
     expect(read?.id).toBe(lead.id);
     expect(leadFromRow(rowOf(leadValues(lead), value))).not.toHaveProperty("privacyNotice");

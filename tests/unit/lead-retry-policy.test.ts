@@ -1,37 +1,38 @@
 import { describe, expect, it } from "vitest";
-import type { Lead } from "~/leads/lead";
+import { judgeAnswer } from "~/destinations/post-json.server";
+import { type DeliveryRecord, type Lead, newLead } from "~/leads/lead";
 import {
   afterAttempt,
   classify,
+  emailJsResult,
   FIRST_RETRY_MS,
   MAX_RETRY_GAP_MS,
+  release,
   requeue,
   retryDelayMs,
 } from "~/leads/retry-policy";
 import type { SendResult } from "~/mail/types";
 
 const start = new Date("2026-11-01T10:00:00Z");
-const lead: Lead = {
+const lead: Lead = newLead({
   id: "0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e",
-  receivedAt: start.toISOString(),
-  state: "pending",
-  attempts: 0,
-  lastError: null,
-  nextAttemptAt: start.toISOString(),
-  queuedAt: start.toISOString(),
+  destinations: ["emailjs", "webhook"],
+  at: start,
   enquiry: { name: "Asha", email: "asha@example.in", countryCode: "91", phoneNumber: "98765", message: "" },
-};
+});
+const record = lead.destinations.emailjs as DeliveryRecord;
 
-const rejected = (status: number): SendResult => ({
+const rejectedBy = (status: number): SendResult => ({
   ok: false,
   reason: "rejected",
   detail: `EmailJS answered ${status}: text`,
   status,
 });
+const rejected = (status: number) => emailJsResult(rejectedBy(status));
 
 describe("classifying an attempt", () => {
   it.each([400, 401, 403, 404, 412, 422])("a %i can never succeed: permanent", (status) => {
-    expect(classify(rejected(status))).toBe("permanent");
+    expect(classify(rejectedBy(status))).toBe("permanent");
   });
 
   it.each([
@@ -70,9 +71,9 @@ describe("backoff", () => {
   });
 });
 
-describe("a lead after an attempt", () => {
+describe("a destination's record after an attempt", () => {
   it("is sent on success, with the attempts counted", () => {
-    expect(afterAttempt({ ...lead, attempts: 1 }, { ok: true }, start)).toMatchObject({
+    expect(afterAttempt({ ...record, attempts: 1 }, { ok: true }, start)).toMatchObject({
       state: "sent",
       attempts: 2,
       lastError: null,
@@ -80,7 +81,7 @@ describe("a lead after an attempt", () => {
   });
 
   it("is failed at once on a permanent error, with the error kept", () => {
-    expect(afterAttempt(lead, rejected(400), start)).toMatchObject({
+    expect(afterAttempt(record, rejected(400), start)).toMatchObject({
       state: "failed",
       attempts: 1,
       lastError: "EmailJS answered 400: text",
@@ -88,13 +89,13 @@ describe("a lead after an attempt", () => {
   });
 
   it("stays pending on a temporary error, due after the backoff", () => {
-    const next = afterAttempt(lead, rejected(503), start, () => 1);
+    const next = afterAttempt(record, rejected(503), start, () => 1);
     expect(next).toMatchObject({ state: "pending", attempts: 1, lastError: "EmailJS answered 503: text" });
     expect(Date.parse(next.nextAttemptAt) - start.getTime()).toBe(10_000);
   });
 
   it("retries for 72 h on a fake clock, then is failed", () => {
-    let current = lead;
+    let current = record;
     let time = start.getTime();
     while (current.state === "pending") {
       time = Date.parse(current.nextAttemptAt);
@@ -109,13 +110,50 @@ describe("a lead after an attempt", () => {
     expect(current.attempts).toBe(7 + Math.floor((72 * 60 - 21.25) / 15) + 1);
   });
 
-  it("a retried lead is due now with a fresh 72 h", () => {
+  it("waits as long as a receiver's Retry-After asks when that is longer than the backoff", () => {
+    const answer = judgeAnswer({ answered: true, status: 429, retryAfter: "120" }, start.getTime());
+    const next = afterAttempt(record, answer, start, () => 1);
+    expect(next).toMatchObject({ state: "pending", attempts: 1, lastError: "HTTP 429" });
+    expect(Date.parse(next.nextAttemptAt) - start.getTime()).toBe(120_000);
+  });
+
+  it("fails at once on a webhook's 410 or a redirect, never following it", () => {
+    for (const status of [410, 301]) {
+      const answer = judgeAnswer({ answered: true, status }, start.getTime());
+      expect(afterAttempt(record, answer, start)).toMatchObject({ state: "failed", attempts: 1 });
+    }
+  });
+
+  it("a retried lead is due now with a fresh 72 h at its failed destinations only", () => {
     const later = new Date("2026-11-10T00:00:00Z");
-    expect(requeue({ ...lead, state: "failed", attempts: 3 }, later)).toMatchObject({
+    const failed: Lead = {
+      ...lead,
+      state: "failed",
+      destinations: {
+        emailjs: { ...record, state: "failed", attempts: 3 },
+        webhook: { ...record, state: "sent", attempts: 1 },
+      },
+    };
+    const retried = requeue(failed, later);
+    expect(retried.state).toBe("pending");
+    expect(retried.destinations.emailjs).toMatchObject({
       state: "pending",
       attempts: 3,
       nextAttemptAt: later.toISOString(),
       queuedAt: later.toISOString(),
     });
+    expect(retried.destinations.webhook).toEqual(failed.destinations.webhook);
+  });
+
+  it("a released or retried inbox lead is due at every destination (the server drops those it has not configured)", () => {
+    const later = new Date("2026-11-10T00:00:00Z");
+    const inbox: Lead = { ...lead, state: "inbox", destinations: {} };
+    for (const queued of [
+      requeue(inbox, later),
+      release({ ...inbox, state: "spam", reason: "honeypot" }, later),
+    ]) {
+      expect(queued.state).toBe("pending");
+      expect(Object.keys(queued.destinations)).toEqual(["emailjs", "webhook"]);
+    }
   });
 });

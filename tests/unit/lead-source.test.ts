@@ -5,7 +5,7 @@ import { MAX_LANDING_LENGTH, SOURCE_FIELDS } from "~/enquiry/source-fields";
 import { HONEYPOT_FIELD } from "~/enquiry/trap-fields";
 import { MAX_LENGTH } from "~/lead-parts/enquiry";
 import { clickIdOf, describeSource, MAX_SOURCE_PARAMETERS, parseLeadSource } from "~/lead-parts/source";
-import { newLead, parseLead } from "~/leads/lead";
+import { type Lead, leadFileText, newLead, parseLead } from "~/leads/lead";
 import { toTemplateParams } from "~/mail/template-params";
 
 const SITE = "https://www.nirmaan.digital";
@@ -189,14 +189,16 @@ describe("parseLeadSource", () => {
         phoneNumber: "9876543210",
         message: "",
       },
-      state: "pending",
+      destinations: ["emailjs"],
       at: new Date("2026-11-24T10:00:00Z"),
     });
-    const read = parseLead(JSON.stringify({ ...lead, source: { parameters: { utm_source: "\u001B[2J" } } }));
+    const read = parseLead(
+      leadFileText({ ...lead, source: { parameters: { utm_source: "\u001B[2J" } } } as Lead),
+    );
     expect(read).toEqual(lead);
     expect(read).not.toHaveProperty("source");
     const good = { landing: "/", parameters: { utm_source: "newsletter" } };
-    expect(parseLead(JSON.stringify({ ...lead, source: good }))?.source).toEqual(good);
+    expect(parseLead(leadFileText({ ...lead, source: good } as Lead))?.source).toEqual(good);
   });
 });
 

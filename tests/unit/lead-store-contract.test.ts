@@ -7,14 +7,18 @@ import { readMigrations } from "~/db/migrations.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadStore } from "~/leads/contract.server";
 import type { DelivererLock } from "~/leads/deliverer-lock";
-import { createDelivery, type Delivery, type LeadMail } from "~/leads/delivery/delivery.server";
+import { createDelivery, type Delivery, type DestinationSender } from "~/leads/delivery/delivery.server";
 import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, erasedFolder } from "~/leads/folder/store.server";
 import { type Lead, leadFileName, newLead } from "~/leads/lead";
 import { IMPORT_MARKER, importLeadFolder } from "~/leads/postgres/import.server";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
+import { emailjsAs } from "../support/lead-records";
 import { startPostgres, type TestPostgres } from "../support/postgres";
+
+/** EmailJS as these tests stand in for it. */
+type LeadMail = { kind: "send"; send: DestinationSender };
 
 // One PostgreSQL for the whole file; each test gets a database (and a folder) of its own.
 let postgres: TestPostgres;
@@ -128,9 +132,9 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     const place = await kind.place();
     const clock = fakeClock();
     const store = place.open({ now: clock.now });
-    const first = await store.add(enquiry, "pending");
+    const first = await store.add(enquiry, ["emailjs"]);
     clock.advance(1_000);
-    await store.add({ ...enquiry, name: "Second" }, "inbox");
+    await store.add({ ...enquiry, name: "Second" }, []);
     const other = place.open();
     expect((await other.list()).map((lead) => [lead.enquiry, lead.state])).toEqual([
       [enquiry, "pending"],
@@ -145,7 +149,9 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
       oldestPendingAt: Date.parse(first.receivedAt),
       oldestPendingId: first.id,
     });
-    expect(await other.counts(new Map([[first.id, { ...first, state: "sent" as const }]]))).toMatchObject({
+    expect(
+      await other.counts(new Map([[first.id, emailjsAs(first, { state: "sent" as const })]])),
+    ).toMatchObject({
       pending: 0,
       sent: 1,
       oldestPendingAt: null,
@@ -157,9 +163,9 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const place = await kind.place();
     const store = place.open();
-    const lead = await store.add(enquiry, "pending");
-    expect(await store.save({ ...lead, state: "sent", attempts: 1 })).toBe(true);
-    expect(await place.open().list()).toEqual([{ ...lead, state: "sent", attempts: 1 }]);
+    const lead = await store.add(enquiry, ["emailjs"]);
+    expect(await store.save(emailjsAs(lead, { state: "sent", attempts: 1 }))).toBe(true);
+    expect(await place.open().list()).toEqual([emailjsAs(lead, { state: "sent", attempts: 1 })]);
     const withSource: Lead = {
       ...lead,
       source: {
@@ -178,11 +184,11 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     const clock = fakeClock();
     const store = place.open({ now: clock.now });
     const shown = { version: "2026-11-26", language: "hi", sha256: "5e".repeat(32) };
-    const lead = await store.add(enquiry, "pending", undefined, shown);
+    const lead = await store.add(enquiry, ["emailjs"], undefined, shown);
     clock.advance(1_000);
     const spam = await store.quarantine({ ...enquiry, name: "spam" }, "honeypot", undefined, shown);
     clock.advance(1_000);
-    const unknown = await store.add({ ...enquiry, name: "unknown" }, "inbox");
+    const unknown = await store.add({ ...enquiry, name: "unknown" }, []);
     const listed = await place.open().list();
     expect(listed.map((each) => [each.id, each.privacyNotice])).toEqual([
       [lead.id, shown],
@@ -191,7 +197,7 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     ]);
     expect(listed[2]).not.toHaveProperty("privacyNotice");
     // An outcome written keeps it.
-    expect(await store.save({ ...lead, state: "sent", attempts: 1 })).toBe(true);
+    expect(await store.save(emailjsAs(lead, { state: "sent", attempts: 1 }))).toBe(true);
     expect((await place.open().list())[0]?.privacyNotice).toEqual(shown);
     expect(await place.holds(shown.sha256)).toBe(true);
     await store.erase(lead);
@@ -224,13 +230,13 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const place = await kind.place();
     const server = place.open();
-    const lead = await server.add(enquiry, "pending");
+    const lead = await server.add(enquiry, ["emailjs"]);
     const operator = place.open();
     const [found] = await operator.list();
     await operator.erase(found as Lead);
     expect(await server.isErased(lead)).toBe(true);
-    expect(await server.save({ ...lead, state: "sent", attempts: 1 })).toBe(false);
-    expect(await server.claimNext(new Set())).toEqual({ lead: null, dueAt: null });
+    expect(await server.save(emailjsAs(lead, { state: "sent", attempts: 1 }))).toBe(false);
+    expect(await server.claimNext("emailjs", new Set())).toEqual({ lead: null, dueAt: null });
     expect(await place.open().list()).toEqual([]);
   });
 
@@ -239,10 +245,10 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     const place = await kind.place();
     const clock = fakeClock();
     const store = place.open({ now: clock.now });
-    const sent = await store.add({ ...enquiry, name: "sent" }, "pending");
-    await store.save({ ...sent, state: "sent", attempts: 1 });
-    await store.add({ ...enquiry, name: "inbox" }, "inbox");
-    await store.add({ ...enquiry, name: "pending" }, "pending");
+    const sent = await store.add({ ...enquiry, name: "sent" }, ["emailjs"]);
+    await store.save(emailjsAs(sent, { state: "sent", attempts: 1 }));
+    await store.add({ ...enquiry, name: "inbox" }, []);
+    await store.add({ ...enquiry, name: "pending" }, ["emailjs"]);
     await store.quarantine({ ...enquiry, name: "spam" }, "headless");
     clock.advance(31 * DAY);
     await store.scan();
@@ -271,8 +277,8 @@ describe("the PostgreSQL lead store", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const database = await newDatabase();
     const replicas = [1, 2, 3, 4].map(() => createPostgresLeadStore({ database, log: () => {} }));
-    const lead = await replicas[0]?.add(enquiry, "pending");
-    const claims = await Promise.all(replicas.map((replica) => replica.claimNext(new Set())));
+    const lead = await replicas[0]?.add(enquiry, ["emailjs"]);
+    const claims = await Promise.all(replicas.map((replica) => replica.claimNext("emailjs", new Set())));
     expect(claims.map((claim) => claim.lead?.id ?? null).filter((id) => id !== null)).toEqual([lead?.id]);
   });
 
@@ -281,17 +287,17 @@ describe("the PostgreSQL lead store", () => {
     const database = await newDatabase();
     const crashed = createPostgresLeadStore({ database, leaseSeconds: 2, log: () => {} });
     const next = createPostgresLeadStore({ database, log: () => {} });
-    const lead = await crashed.add(enquiry, "pending");
-    expect((await crashed.claimNext(new Set())).lead?.id).toBe(lead.id);
+    const lead = await crashed.add(enquiry, ["emailjs"]);
+    expect((await crashed.claimNext("emailjs", new Set())).lead?.id).toBe(lead.id);
     const leaseEnds = Date.now() + 2_000;
-    expect((await next.claimNext(new Set())).lead).toBeNull();
+    expect((await next.claimNext("emailjs", new Set())).lead).toBeNull();
     await expect
-      .poll(async () => (await next.claimNext(new Set())).lead, { timeout: 5_000 })
+      .poll(async () => (await next.claimNext("emailjs", new Set())).lead, { timeout: 5_000 })
       .toMatchObject({ id: lead.id, state: "pending" });
     expect(Date.now()).toBeGreaterThanOrEqual(leaseEnds - 100);
     // An outcome written clears the lease: the lead is settled, whoever claimed it.
-    expect(await next.save({ ...lead, state: "sent", attempts: 1 })).toBe(true);
-    expect(await next.claimNext(new Set())).toEqual({ lead: null, dueAt: null });
+    expect(await next.save(emailjsAs(lead, { state: "sent", attempts: 1 }))).toBe(true);
+    expect(await next.claimNext("emailjs", new Set())).toEqual({ lead: null, dueAt: null });
   });
 
   it("frees the deliverer lock the moment its connection is cut: another replica takes over", async () => {
@@ -326,7 +332,7 @@ describe("the PostgreSQL lead store", () => {
     const names = Array.from({ length: 24 }, (_, index) => `Visitor ${index}`);
     for (const [index, name] of names.entries()) {
       const replica = replicas[index % 2] as { store: LeadStore; delivery: Delivery };
-      await replica.store.add({ ...enquiry, name }, "pending");
+      await replica.store.add({ ...enquiry, name }, ["emailjs"]);
       replica.delivery.wake();
     }
     const reader = createPostgresLeadStore({ database, log: () => {} });
@@ -363,7 +369,7 @@ describe("three deliverers on one database, with sends slower than a scan", () =
     const stores = databases.map((db) => startReplica(db, mail, 50).store);
     const names = Array.from({ length: 12 }, (_, index) => `Visitor ${index}`);
     for (const [index, name] of names.entries()) {
-      await (stores[index % 3] as LeadStore).add({ ...enquiry, name }, "pending");
+      await (stores[index % 3] as LeadStore).add({ ...enquiry, name }, ["emailjs"]);
     }
     const reader = createPostgresLeadStore({ database, log: () => {} });
     await expect.poll(async () => (await reader.counts()).sent, { timeout: 60_000 }).toBe(names.length);
@@ -379,17 +385,17 @@ describe("importing a data folder into PostgreSQL", () => {
     const folder = await newFolder();
     const files = createFolderLeadStore({ folder, log: () => {} });
     const shown = { version: "2026-11-26", language: "en", sha256: "a1".repeat(32) };
-    const pending = await files.add(enquiry, "pending", undefined, shown);
-    const sent = await files.add({ ...enquiry, name: "sent" }, "pending");
-    await files.save({ ...sent, state: "sent", attempts: 1 });
+    const pending = await files.add(enquiry, ["emailjs"], undefined, shown);
+    const sent = await files.add({ ...enquiry, name: "sent" }, ["emailjs"]);
+    await files.save(emailjsAs(sent, { state: "sent", attempts: 1 }));
     await files.quarantine({ ...enquiry, name: "spam" }, "honeypot");
-    const erased = await files.add({ ...enquiry, name: "erased" }, "inbox");
+    const erased = await files.add({ ...enquiry, name: "erased" }, []);
     await files.erase(erased);
     // An erasure recorded while the lead's file was still there (an erase cut short).
     const late = newLead({
       id: crypto.randomUUID(),
       enquiry: { ...enquiry, name: "late" },
-      state: "inbox",
+      destinations: [],
       at: new Date(),
     });
     await writeFile(join(folder, leadFileName(late)), JSON.stringify(late));
@@ -423,7 +429,7 @@ function startReplica(db: Database, mail: LeadMail, scanMs: number) {
   const store = createPostgresLeadStore({ database: db, log: () => {} });
   const delivery = createDelivery({
     store,
-    mail,
+    routes: { emailjs: mail.send },
     lock: createPostgresDelivererLock(db),
     intervalMs: 0,
     retentionDays: 90,

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFolderDelivererLock, readFolderLockHolder, STALE_AFTER_MS } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, StoreFullError } from "~/leads/folder/store.server";
 import { type Lead, leadFileName } from "~/leads/lead";
+import { emailjsAs } from "../support/lead-records";
 
 const enquiry = {
   name: "Asha Rao",
@@ -44,9 +45,9 @@ describe("lead store", () => {
   it("appends each lead as its own complete file, creating the folder", async () => {
     const clock = fakeClock();
     const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
-    const first = await store.add(enquiry, "pending");
+    const first = await store.add(enquiry, ["emailjs"]);
     clock.advance(1000);
-    await store.add({ ...enquiry, name: "Second" }, "inbox");
+    await store.add({ ...enquiry, name: "Second" }, []);
     const files = (await readdir(folder)).sort();
     expect(files).toHaveLength(2);
     expect(files[0]).toBe(`${Date.parse("2026-11-01T10:00:00Z")}-${first.id}.json`);
@@ -58,6 +59,15 @@ describe("lead store", () => {
       lastError: null,
       nextAttemptAt: "2026-11-01T10:00:00.000Z",
       queuedAt: "2026-11-01T10:00:00.000Z",
+      destinations: {
+        emailjs: {
+          state: "pending",
+          attempts: 0,
+          lastError: null,
+          nextAttemptAt: "2026-11-01T10:00:00.000Z",
+          queuedAt: "2026-11-01T10:00:00.000Z",
+        },
+      },
       enquiry,
     });
     expect(store.leads().map((lead) => [lead.enquiry.name, lead.state])).toEqual([
@@ -71,7 +81,7 @@ describe("lead store", () => {
     const big = "x".repeat(1500);
     await Promise.all(
       Array.from({ length: 200 }, (_, index) =>
-        store.add({ ...enquiry, name: `Visitor ${index}`, message: big }, "pending"),
+        store.add({ ...enquiry, name: `Visitor ${index}`, message: big }, ["emailjs"]),
       ),
     );
     const files = await readdir(folder);
@@ -83,18 +93,20 @@ describe("lead store", () => {
   it("replays every lead and its latest state in a new process, oldest first", async () => {
     const clock = fakeClock();
     const writer = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
-    const first = await writer.add(enquiry, "pending");
+    const first = await writer.add(enquiry, ["emailjs"]);
     clock.advance(5);
-    const second = await writer.add({ ...enquiry, name: "Later" }, "pending");
-    await writer.save({ ...first, state: "sent", attempts: 2 });
+    const second = await writer.add({ ...enquiry, name: "Later" }, ["emailjs"]);
+    await writer.save(emailjsAs(first, { state: "sent", attempts: 2 }));
     const reader = createFolderLeadStore({ folder, create: false, log: () => {} });
     const leads = await reader.scan();
-    expect(leads.map((lead) => [lead.id, lead.state, lead.attempts])).toEqual([
+    expect(leads.map((lead) => [lead.id, lead.state, lead.destinations.emailjs?.attempts])).toEqual([
       [first.id, "sent", 2],
       [second.id, "pending", 0],
     ]);
     // A change made by another process shows at the next scan; so does a removal.
-    await writer.save({ ...second, state: "failed", attempts: 1, lastError: "EmailJS answered 400: bad" });
+    await writer.save(
+      emailjsAs(second, { state: "failed", attempts: 1, lastError: "EmailJS answered 400: bad" }),
+    );
     await writer.remove(first);
     expect((await reader.scan()).map((lead) => [lead.id, lead.state])).toEqual([[second.id, "failed"]]);
   });
@@ -103,8 +115,8 @@ describe("lead store", () => {
     const lines: string[] = [];
     const clock = fakeClock();
     const store = createFolderLeadStore({ folder, now: clock.now, log: (line) => lines.push(line) });
-    await store.add(enquiry, "pending");
-    await store.add({ ...enquiry, name: "Second" }, "pending");
+    await store.add(enquiry, ["emailjs"]);
+    await store.add({ ...enquiry, name: "Second" }, ["emailjs"]);
     const torn = join(folder, ".tmp-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e-abcd1234");
     await writeFile(torn, '{"id":"0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e","receivedAt":"2026-11-01T10:00');
 
@@ -124,7 +136,7 @@ describe("lead store", () => {
   it("skips a damaged lead file with one log line, however often it scans", async () => {
     const lines: string[] = [];
     const store = createFolderLeadStore({ folder, log: (line) => lines.push(line) });
-    await store.add(enquiry, "pending");
+    await store.add(enquiry, ["emailjs"]);
     const damaged = join(folder, "1795000000000-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7e.json");
     await writeFile(damaged, '{"id":"0b7c3f5e');
     expect(await store.scan()).toHaveLength(1);
@@ -135,14 +147,14 @@ describe("lead store", () => {
   it("removes sent, failed and inbox leads after the retention period, never pending ones", async () => {
     const clock = fakeClock();
     const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
-    const sent = await store.add({ ...enquiry, name: "sent" }, "pending");
-    await store.save({ ...sent, state: "sent", attempts: 1 });
-    const failed = await store.add({ ...enquiry, name: "failed" }, "pending");
-    await store.save({ ...failed, state: "failed", attempts: 1 });
-    await store.add({ ...enquiry, name: "inbox" }, "inbox");
-    await store.add({ ...enquiry, name: "pending" }, "pending");
+    const sent = await store.add({ ...enquiry, name: "sent" }, ["emailjs"]);
+    await store.save(emailjsAs(sent, { state: "sent", attempts: 1 }));
+    const failed = await store.add({ ...enquiry, name: "failed" }, ["emailjs"]);
+    await store.save(emailjsAs(failed, { state: "failed", attempts: 1 }));
+    await store.add({ ...enquiry, name: "inbox" }, []);
+    await store.add({ ...enquiry, name: "pending" }, ["emailjs"]);
     clock.advance(89 * DAY);
-    const young = await store.add({ ...enquiry, name: "young" }, "inbox");
+    const young = await store.add({ ...enquiry, name: "young" }, []);
     expect(await store.prune({ days: 90, spamDays: 30 })).toBe(0);
     clock.advance(1 * DAY + 1);
     expect(await store.prune({ days: 90, spamDays: 30 })).toBe(3);
@@ -153,11 +165,11 @@ describe("lead store", () => {
 
   it("refuses a lead past its size cap, and accepts again once one is removed", async () => {
     const store = createFolderLeadStore({ folder, maxLeads: 2, log: () => {} });
-    const first = await store.add(enquiry, "inbox");
-    await store.add(enquiry, "inbox");
-    await expect(store.add(enquiry, "inbox")).rejects.toBeInstanceOf(StoreFullError);
+    const first = await store.add(enquiry, []);
+    await store.add(enquiry, []);
+    await expect(store.add(enquiry, [])).rejects.toBeInstanceOf(StoreFullError);
     await store.remove(first);
-    await expect(store.add(enquiry, "inbox")).resolves.toMatchObject({ state: "inbox" });
+    await expect(store.add(enquiry, [])).resolves.toMatchObject({ state: "inbox" });
   });
 
   it("quarantines spam outside the cap, at most N per reason, the oldest of that reason going first", async () => {
@@ -179,7 +191,7 @@ describe("lead store", () => {
     await store.quarantine({ ...enquiry, name: "b1" }, "blocklist");
     // The quarantine never fills the store: a real lead is still kept.
     clock.advance(1000);
-    await store.add({ ...enquiry, name: "real" }, "inbox");
+    await store.add({ ...enquiry, name: "real" }, []);
     const left = await createFolderLeadStore({ folder, log: () => {} }).scan();
     expect(left.map((lead) => [lead.enquiry.name, lead.state, lead.reason])).toEqual([
       ["h2", "spam", "honeypot"],
@@ -196,9 +208,9 @@ describe("lead store", () => {
     const clock = fakeClock();
     const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
     await store.quarantine({ ...enquiry, name: "spam" }, "headless");
-    const erased = await store.add({ ...enquiry, name: "erased" }, "inbox");
+    const erased = await store.add({ ...enquiry, name: "erased" }, []);
     await store.erase(erased);
-    await store.add({ ...enquiry, name: "inbox" }, "inbox");
+    await store.add({ ...enquiry, name: "inbox" }, []);
     clock.advance(30 * DAY + 1);
     expect(await store.prune({ days: 90, spamDays: 30 })).toBe(1);
     expect((await store.scan()).map((lead) => lead.enquiry.name)).toEqual(["inbox"]);
@@ -212,7 +224,7 @@ describe("lead store", () => {
     const clock = fakeClock();
     const store = createFolderLeadStore({ folder, now: clock.now, log: () => {} });
     const source = { landing: "/", parameters: { utm_source: "newsletter", gclid: "Cj0KCQ" } };
-    const lead = await store.add(enquiry, "inbox", source);
+    const lead = await store.add(enquiry, [], source);
     clock.advance(1000);
     const spam = await store.quarantine({ ...enquiry, name: "spam" }, "honeypot", source);
     const reread = await createFolderLeadStore({ folder, create: false, log: () => {} }).scan();
@@ -228,22 +240,22 @@ describe("lead store", () => {
 
   it("never writes an erased lead back, even from a process that still holds it", async () => {
     const server = createFolderLeadStore({ folder, log: () => {} });
-    const lead = await server.add(enquiry, "pending");
+    const lead = await server.add(enquiry, ["emailjs"]);
     const operator = createFolderLeadStore({ folder, create: false, log: () => {} });
     const [found] = await operator.scan();
     if (!found) throw new Error("the operator found no lead");
     await operator.erase(found);
     expect(await readdir(folder)).toEqual([]);
     expect(await server.isErased(lead)).toBe(true);
-    expect(await server.save({ ...lead, state: "sent", attempts: 1 })).toBe(false);
+    expect(await server.save(emailjsAs(lead, { state: "sent", attempts: 1 }))).toBe(false);
     expect(await readdir(folder)).toEqual([]);
     expect(server.leads()).toEqual([]);
   });
 
   it("finishes an erase that stopped between its record and the unlink", async () => {
     const store = createFolderLeadStore({ folder, log: () => {} });
-    const kept = await store.add({ ...enquiry, name: "kept" }, "inbox");
-    const lead = await store.add(enquiry, "inbox");
+    const kept = await store.add({ ...enquiry, name: "kept" }, []);
+    const lead = await store.add(enquiry, []);
     await mkdir(join(root, "data", "erased"));
     await writeFile(join(root, "data", "erased", lead.id), "");
     expect(
@@ -256,7 +268,7 @@ describe("lead store", () => {
   it("fails to add when the folder cannot exist (its parent is a file), and says why", async () => {
     await writeFile(join(root, "data"), "a file where a folder must be");
     const store = createFolderLeadStore({ folder, log: () => {} });
-    await expect(store.add(enquiry, "pending")).rejects.toThrow(/ENOTDIR|EEXIST/);
+    await expect(store.add(enquiry, ["emailjs"])).rejects.toThrow(/ENOTDIR|EEXIST/);
     await expect(store.scan()).rejects.toThrow();
   });
 });
@@ -270,7 +282,7 @@ describe("lead store entries, each on its own", () => {
   it("skips a directory, a symlink loop, a FIFO, an unreadable file and a `.tmp-` directory named like its own, with one line each, and keeps reading the rest", async () => {
     const { lines, log: logLine } = log();
     const store = createFolderLeadStore({ folder, log: logLine });
-    const kept = await store.add(enquiry, "pending");
+    const kept = await store.add(enquiry, ["emailjs"]);
     const named = (n: number) => `179500000000${n}-0b7c3f5e-1d2a-4c1b-9d8e-2f3a4b5c6d7${n}.json`;
     await mkdir(join(folder, named(1)));
     await symlink(named(2), join(folder, named(2)));
@@ -305,7 +317,7 @@ describe("lead store entries, each on its own", () => {
   it("never delivers a copy: a file whose name is not its lead's own, or a crafted id, is reported once and skipped", async () => {
     const { lines, log: logLine } = log();
     const store = createFolderLeadStore({ folder, log: logLine });
-    const lead = await store.add(enquiry, "pending");
+    const lead = await store.add(enquiry, ["emailjs"]);
     const original = join(folder, leadFileName(lead));
     const text = await readFile(original, "utf8");
     const copy = join(folder, `1795000000000-${lead.id}.json`);
@@ -328,7 +340,7 @@ describe("lead store entries, each on its own", () => {
     // The lead is written back to the file it was read from, and only there.
     const reader = createFolderLeadStore({ folder, create: false, log: () => {} });
     const [read] = await reader.scan();
-    await reader.save({ ...(read as Lead), state: "failed" });
+    await reader.save(emailjsAs(read as Lead, { state: "failed" }));
     expect(JSON.parse(await readFile(original, "utf8")).state).toBe("failed");
     expect(JSON.parse(await readFile(copy, "utf8")).state).toBe("pending");
     await expect(reader.save({ ...(read as Lead), id: randomUUID() })).rejects.toThrow(/was not read from/);
@@ -336,7 +348,7 @@ describe("lead store entries, each on its own", () => {
 
   it("reads 3 000 leads 32 at a time", async () => {
     const store = createFolderLeadStore({ folder, log: () => {} });
-    await store.add(enquiry, "pending");
+    await store.add(enquiry, ["emailjs"]);
     const [first] = store.leads();
     const text = await readFile(join(folder, leadFileName(first as Lead)), "utf8");
     const base = Date.parse("2026-11-01T10:00:00Z");
@@ -363,7 +375,7 @@ describe("lead store entries, each on its own", () => {
   it("makes a deleted folder again at the next write, with a log line, and writes a lead's outcome back to its own name", async () => {
     const { lines, log: logLine } = log();
     const store = createFolderLeadStore({ folder, log: logLine });
-    const lead = await store.add(enquiry, "pending");
+    const lead = await store.add(enquiry, ["emailjs"]);
     await rm(folder, { recursive: true });
     expect(await store.scan()).toEqual([]);
     expect(await store.scan()).toEqual([]);
@@ -372,8 +384,8 @@ describe("lead store entries, each on its own", () => {
         "is missing (deleted while the server ran?); it is made again at the next write",
       ),
     ]);
-    await store.save({ ...lead, state: "sent", attempts: 1 });
-    const second = await store.add({ ...enquiry, name: "After" }, "pending");
+    await store.save(emailjsAs(lead, { state: "sent", attempts: 1 }));
+    const second = await store.add({ ...enquiry, name: "After" }, ["emailjs"]);
     expect(lines[1]).toContain("was missing (deleted while the server ran?); made it again");
     expect((await readdir(folder)).sort()).toEqual([leadFileName(lead), leadFileName(second)].sort());
   });
@@ -381,18 +393,18 @@ describe("lead store entries, each on its own", () => {
   it("forgets a lead whose file another process removed: it is never written back, and the store holds only what the folder holds", async () => {
     const deliverer = createFolderLeadStore({ folder, log: () => {} });
     const replica = createFolderLeadStore({ folder, log: () => {} });
-    const kept = await deliverer.add(enquiry, "pending");
+    const kept = await deliverer.add(enquiry, ["emailjs"]);
     const removed = {
-      ...(await deliverer.add({ ...enquiry, name: "Removed" }, "pending")),
+      ...(await deliverer.add({ ...enquiry, name: "Removed" }, ["emailjs"])),
       state: "sent" as const,
     };
     await deliverer.save(removed);
     await replica.scan();
     await deliverer.remove(removed);
     expect(await replica.scan()).toEqual([kept]);
-    await expect(replica.save({ ...removed, attempts: 2 })).rejects.toThrow(/was not read from/);
+    await expect(replica.save(emailjsAs(removed, { attempts: 2 }))).rejects.toThrow(/was not read from/);
     expect(await readdir(folder)).toEqual([leadFileName(kept)]);
-    expect(await replica.save({ ...kept, state: "sent", attempts: 1 })).toBe(true);
+    expect(await replica.save(emailjsAs(kept, { state: "sent", attempts: 1 }))).toBe(true);
   });
 
   it("the cap counts undelivered leads only: the oldest sent leads make room, with a log line; undelivered ones never do", async () => {
@@ -402,23 +414,23 @@ describe("lead store entries, each on its own", () => {
     const sent = [];
     for (let index = 0; index < 3; index += 1) {
       clock.advance(1);
-      const lead = await store.add({ ...enquiry, name: `sent ${index}` }, "pending");
-      await store.save({ ...lead, state: "sent", attempts: 1 });
+      const lead = await store.add({ ...enquiry, name: `sent ${index}` }, ["emailjs"]);
+      await store.save(emailjsAs(lead, { state: "sent", attempts: 1 }));
       sent.push(lead);
     }
     expect(store.full()).toBe(false);
     clock.advance(1);
-    await store.add({ ...enquiry, name: "pending" }, "pending");
+    await store.add({ ...enquiry, name: "pending" }, ["emailjs"]);
     expect(lines).toEqual([expect.stringContaining("removed the 1 oldest delivered lead from")]);
     expect(store.leads().map((lead) => lead.enquiry.name)).toEqual(["sent 1", "sent 2", "pending"]);
     clock.advance(1);
-    await store.add({ ...enquiry, name: "inbox" }, "inbox");
+    await store.add({ ...enquiry, name: "inbox" }, []);
     clock.advance(1);
-    const failed = await store.add({ ...enquiry, name: "failed" }, "pending");
-    await store.save({ ...failed, state: "failed" });
+    const failed = await store.add({ ...enquiry, name: "failed" }, ["emailjs"]);
+    await store.save(emailjsAs(failed, { state: "failed" }));
     expect(store.leads().map((lead) => lead.enquiry.name)).toEqual(["pending", "inbox", "failed"]);
     expect(store.full()).toBe(true);
-    await expect(store.add(enquiry, "pending")).rejects.toBeInstanceOf(StoreFullError);
+    await expect(store.add(enquiry, ["emailjs"])).rejects.toBeInstanceOf(StoreFullError);
     expect(store.leads()).toHaveLength(3);
   });
 

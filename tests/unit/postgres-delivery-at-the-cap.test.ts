@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrations } from "~/db/migrations.server";
 import { MAX_LEADS } from "~/leads/contract.server";
-import { createDelivery, type LeadMail } from "~/leads/delivery/delivery.server";
+import { createDelivery, type DestinationSender } from "~/leads/delivery/delivery.server";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { startPostgres, type TestPostgres } from "../support/postgres";
@@ -58,20 +58,17 @@ it(`delivers ${MAX_LEADS} pending leads once each, soonest due first and then ol
 
   const sent: string[] = [];
   const heap: number[] = [];
-  const mail: LeadMail = {
-    kind: "send",
-    async send(lead) {
-      sent.push(lead.enquiry.name);
-      if (sent.length % 2_000 === 0) heap.push(heapUsed());
-      return { ok: true };
-    },
+  const emailjs: DestinationSender = async (lead) => {
+    sent.push(lead.enquiry.name);
+    if (sent.length % 2_000 === 0) heap.push(heapUsed());
+    return { ok: true };
   };
   const before = heapUsed();
   heap.push(before);
   const started = Date.now();
   const delivery = createDelivery({
     store: createPostgresLeadStore({ database, log: () => {} }),
-    mail,
+    routes: { emailjs },
     lock: createPostgresDelivererLock(database),
     intervalMs: 0,
     retentionDays: 90,

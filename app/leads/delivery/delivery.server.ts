@@ -1,34 +1,38 @@
-/** Delivery: the loop that sends pending leads to the agency while this process holds the deliverer lock. */
-import type { DestinationName } from "~/destinations/destination";
+/** Delivery: one loop per destination sending pending leads while this process holds the deliverer lock. */
+import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
 import type { LeadStore } from "~/leads/contract.server";
 import { type DelivererLock, HEARTBEAT_MS } from "~/leads/deliverer-lock";
 import { createFaultReport } from "~/leads/delivery/faults.server";
 import { createOutcomeWriter, type OutcomeWriter } from "~/leads/delivery/outcomes.server";
 import { createDelivererOwnership } from "~/leads/delivery/ownership.server";
-import { createLeadSender, type SendLead } from "~/leads/delivery/sender.server";
-import { type Lead, logLeadState } from "~/leads/lead";
+import {
+  createLeadSender,
+  type DestinationSender,
+  type GaveUp,
+  logLeadChange,
+} from "~/leads/delivery/sender.server";
+import { type Lead, withDelivery } from "~/leads/lead";
 
-export type { SendLead } from "~/leads/delivery/sender.server";
+export type { DestinationSender, GaveUp } from "~/leads/delivery/sender.server";
 
 /**
- * How delivery reaches the agency, as server/services.ts wires it from the mail configuration:
- * `send`: a function that sends one lead; `held`: EmailJS is partly configured, so pending leads
- * wait until it is fixed; `inbox`: no EmailJS at all, so the store is where the team reads leads.
+ * How delivery reaches one destination, as server/services.ts wires it from the configuration:
+ * its sender, or `held` when it is partly configured (EmailJS without one of its ids), so its
+ * pending leads wait until it is fixed. A destination without a route is not configured: a
+ * lead queued for it (an operator's release or retry) no longer goes there.
  */
-export type LeadMail = { kind: "send"; send: SendLead } | { kind: "held" } | { kind: "inbox" };
+export type DestinationRoute = DestinationSender | "held";
+export type DestinationRoutes = Partial<Record<DestinationName, DestinationRoute>>;
+
+/** The destinations a new lead goes to: those configured, held ones included. */
+export function configuredDestinations(routes: DestinationRoutes): DestinationName[] {
+  return DESTINATIONS.filter((name) => routes[name] !== undefined);
+}
 
 /** How often every process rereads the store (leads another process stored, operator retries). */
 export const SCAN_MS = 5_000;
 /** Without a write for this long, the store's state comes from a write probe. */
 export const PROBE_AFTER_MS = 60_000;
-
-/** A destination gave up on a lead for good (an attempt turned its record `failed`). */
-export interface GaveUp {
-  leadId: string;
-  destination: DestinationName;
-  attempts: number;
-  lastError: string | null;
-}
 
 export interface Delivery {
   /** Starts the timers (all unref'd: they never keep the process alive). */
@@ -36,61 +40,51 @@ export interface Delivery {
   /** A lead was just stored: deliver now if this process is the deliverer and idle. */
   wake(): void;
   /**
-   * Starts no new send; resolves once the outcome of a send in flight is written (the caller
+   * Starts no new send; resolves once the outcomes of the sends in flight are written (the caller
    * bounds the wait: SHUTDOWN_DEADLINE), then lets go of the lock.
    */
   stop(): Promise<void>;
-  /** How many unwritten outcomes (EmailJS's answers the store has not taken yet) wait in memory. */
+  /** How many unwritten outcomes (destinations' answers the store has not taken yet) wait in memory. */
   unwrittenCount(): number;
-  /** The unwritten outcomes by lead id: they win over what the store holds. */
+  /** The leads with unwritten outcomes, by lead id: they win over what the store holds. */
   unwrittenOutcomes(): ReadonlyMap<string, Lead>;
-  /** Whether this process holds the deliverer lock now. */
+  /** Whether this process holds the deliverer lock now (and so sends, and tells what it sends). */
   isDeliverer(): boolean;
 }
 
 /**
- * Sends stored `pending` leads with `mail`'s send function, one at a time, at most one per
- * `intervalMs`, soonest due first: each send claims its lead from the store right before it.
- * Only the holder of `lock` sends (one pace for EmailJS); other processes store and wait. The holder also applies retention and, with no EmailJS configured at all, files
- * `pending` leads (an operator's release or retry) in the inbox. A partial configuration sends
- * nothing and leaves them pending.
+ * Sends stored leads to each destination of `routes` with its own loop: its own pace (at most one
+ * send per `intervalMs`), claims, sends and retries, soonest due first, each send claiming its lead
+ * from the store right before it. A hang or a failure at one destination never delays or repeats
+ * another. Only the holder of `lock` sends; other processes store and wait. The holder also
+ * applies retention, gives leads stored by a release before destinations theirs, and drops the
+ * destinations of queued leads that are not configured (with none left, a lead is `inbox`).
  */
 export function createDelivery(options: {
   store: LeadStore;
-  mail: LeadMail;
+  routes: DestinationRoutes;
   lock: DelivererLock;
   intervalMs: number;
   retentionDays: number;
   /** Days a quarantined lead is kept (ENQUIRY_SPAM_RETENTION_DAYS). */
   spamRetentionDays: number;
+  /** Told once each time a destination gives up on a lead by an attempt (never on a replay). */
+  onGaveUp?: (gaveUp: GaveUp) => void;
   now?: () => Date;
   random?: () => number;
   log?: (line: string) => void;
   heartbeatMs?: number;
   scanMs?: number;
-  /** Told once per lead a send turned `failed` (never on a replay); must return at once. */
-  onGaveUp?: (gaveUp: GaveUp) => void;
 }): Delivery {
-  const { store, mail, lock, intervalMs, random } = options;
+  const { store, routes, lock, intervalMs } = options;
   const now = options.now ?? (() => new Date());
   const { heartbeatMs = HEARTBEAT_MS, scanMs = SCAN_MS } = options;
   const log = options.log ?? console.error;
+  const configured = configuredDestinations(routes);
   const outcomes = createOutcomeWriter({ store, now, log });
-  const sender = createLeadSender({ outcomes, now, random });
   const report = createFaultReport(store, log);
   let stopping = false;
-  let busy = false;
-  /** The delivery turn under way (a send and the write of its outcome), if any. */
-  let running: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
   const timers: NodeJS.Timeout[] = [];
-
-  const schedule = (delayMs: number) => {
-    if (stopping) return;
-    clearTimeout(timer);
-    timer = setTimeout(pump, Math.max(0, delayMs));
-    timer.unref();
-  };
 
   async function scan(): Promise<boolean> {
     try {
@@ -102,6 +96,32 @@ export function createDelivery(options: {
     }
   }
 
+  const loops = DESTINATIONS.map((destination) =>
+    createDestinationLoop({
+      destination,
+      route: routes[destination],
+      store,
+      lock,
+      outcomes,
+      intervalMs,
+      scanMs,
+      now,
+      log,
+      random: options.random,
+      onGaveUp: options.onGaveUp,
+      report,
+      owns: () => ownership.owns(),
+      lost: () => ownership.lost(),
+      stopping: () => stopping,
+    }),
+  );
+  const scheduleAll = () => {
+    for (const loop of loops) loop.schedule(0);
+  };
+
+  /** Leads a release before destinations stored get theirs (PostgreSQL during a rolling deploy). */
+  const adopt = () => store.adopt(configured).catch(report("scan"));
+
   const ownership = createDelivererOwnership({
     store,
     lock,
@@ -112,52 +132,11 @@ export function createDelivery(options: {
     scan,
     stopping: () => stopping,
     async onAcquired() {
+      await adopt();
       await store.hurryPending();
-      schedule(0);
+      scheduleAll();
     },
   });
-
-  function pump() {
-    if (busy || stopping) return;
-    busy = true;
-    running = turn().finally(() => {
-      busy = false;
-      running = undefined;
-    });
-  }
-
-  async function turn() {
-    try {
-      // Outcomes are this process's to write, whoever delivers now.
-      await outcomes.writeDue();
-      const owner = ownership.owns();
-      if (owner && mail.kind === "inbox") return await fileInInbox(store, outcomes, () => stopping);
-      if (!owner || mail.kind !== "send") return;
-      const time = now().getTime();
-      const wait = sender.lastSendAt() + intervalMs - time;
-      if (wait > 0) return schedule(Math.min(wait, outcomes.firstRetryIn(), scanMs));
-      if (!(await lock.holds())) return ownership.lost();
-      // Claimed right before its send, so the claim outlives it; never a lead whose outcome waits.
-      const claim = await store.claimNext(outcomes.unwrittenIds());
-      if (!claim.lead) {
-        // Nothing due, or what is due is held by another claim for now: look again when the
-        // next lead is due, at the latest at the next scan.
-        const dueIn = claim.dueAt !== null && claim.dueAt > time ? claim.dueAt - time : scanMs;
-        return schedule(Math.min(dueIn, outcomes.firstRetryIn(), scanMs));
-      }
-      // Checked after the last await before the send: a SIGTERM during the checks starts no send.
-      if (stopping) return;
-      const sent = await sender.send(claim.lead, mail.send);
-      if (sent.state === "failed") {
-        const { id: leadId, attempts, lastError } = sent;
-        options.onGaveUp?.({ leadId, destination: "emailjs", attempts, lastError });
-      }
-      schedule(intervalMs);
-    } catch (error) {
-      report("send")(error);
-      schedule(intervalMs);
-    }
-  }
 
   async function rescan() {
     const scanned = await scan();
@@ -165,7 +144,8 @@ export function createDelivery(options: {
     const written = store.lastWrite();
     if (!written?.ok || now().getTime() - written.at >= PROBE_AFTER_MS) await store.probe();
     if (outcomes.unwrittenCount() > 0 && store.lastWrite()?.ok) outcomes.retryNow();
-    if ((scanned && ownership.owns()) || outcomes.unwrittenCount() > 0) schedule(0);
+    if (scanned && ownership.owns()) await adopt();
+    if ((scanned && ownership.owns()) || outcomes.unwrittenCount() > 0) scheduleAll();
   }
 
   const every = (ms: number, task: () => Promise<void>) => {
@@ -179,14 +159,13 @@ export function createDelivery(options: {
       every(scanMs, rescan);
     },
     wake() {
-      if (ownership.owns() && !busy)
-        schedule(Math.max(0, sender.lastSendAt() + intervalMs - now().getTime()));
+      if (!ownership.owns()) return;
+      for (const loop of loops) loop.wake();
     },
     async stop() {
       stopping = true;
-      clearTimeout(timer);
-      // The heartbeat goes on while a send in flight finishes and its outcome is written.
-      await running;
+      // The heartbeat goes on while the sends in flight finish and their outcomes are written.
+      await Promise.all(loops.map((loop) => loop.stop()));
       await writeSentOutcomes(outcomes);
       for (const interval of timers) clearInterval(interval);
       timers.length = 0;
@@ -198,18 +177,127 @@ export function createDelivery(options: {
   };
 }
 
-/** Without any EmailJS the store is the inbox: a lead queued for delivery is filed there. */
-async function fileInInbox(store: LeadStore, outcomes: OutcomeWriter, stopping: () => boolean) {
+/**
+ * One destination's loop: claims its due leads one at a time and sends them at its own pace; for
+ * a destination not configured, drops it from the leads queued for it; for a held one, nothing.
+ */
+function createDestinationLoop(options: {
+  destination: DestinationName;
+  route: DestinationRoute | undefined;
+  store: LeadStore;
+  lock: DelivererLock;
+  outcomes: OutcomeWriter;
+  intervalMs: number;
+  scanMs: number;
+  now: () => Date;
+  log: (line: string) => void;
+  random?: () => number;
+  onGaveUp?: (gaveUp: GaveUp) => void;
+  report: ReturnType<typeof createFaultReport>;
+  owns: () => boolean;
+  lost: () => void;
+  stopping: () => boolean;
+}) {
+  const { destination, route, store, lock, outcomes, intervalMs, scanMs, now, report, stopping } = options;
+  const sender =
+    typeof route === "function"
+      ? createLeadSender({
+          destination,
+          send: route,
+          outcomes,
+          now,
+          random: options.random,
+          onGaveUp: options.onGaveUp,
+          log: options.log,
+        })
+      : null;
+  let busy = false;
+  /** The turn under way (a send and the write of its outcome), if any. */
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const schedule = (delayMs: number) => {
+    if (stopping()) return;
+    clearTimeout(timer);
+    timer = setTimeout(pump, Math.max(0, delayMs));
+    timer.unref();
+  };
+
+  function pump() {
+    if (busy || stopping()) return;
+    busy = true;
+    running = turn().finally(() => {
+      busy = false;
+      running = undefined;
+    });
+  }
+
+  async function turn() {
+    try {
+      // Outcomes are this process's to write, whoever delivers now.
+      await outcomes.writeDue();
+      if (!options.owns() || route === "held") return;
+      if (!sender) return await dropDestination(destination, store, outcomes, stopping);
+      const time = now().getTime();
+      const wait = sender.lastSendAt() + intervalMs - time;
+      if (wait > 0) return schedule(Math.min(wait, outcomes.firstRetryIn(), scanMs));
+      if (!(await lock.holds())) return options.lost();
+      // Claimed right before its send, so the claim outlives it; never a lead whose outcome waits.
+      const claim = await store.claimNext(destination, outcomes.unwrittenIds(destination));
+      if (!claim.lead) {
+        // Nothing due, or what is due is held by another claim for now: look again when the
+        // next lead is due, at the latest at the next scan.
+        const dueIn = claim.dueAt !== null && claim.dueAt > time ? claim.dueAt - time : scanMs;
+        return schedule(Math.min(dueIn, outcomes.firstRetryIn(), scanMs));
+      }
+      // Checked after the last await before the send: a SIGTERM during the checks starts no send.
+      if (stopping()) return;
+      await sender.send(claim.lead);
+      schedule(intervalMs);
+    } catch (error) {
+      report("send")(error);
+      schedule(intervalMs);
+    }
+  }
+
+  return {
+    schedule,
+    wake() {
+      if (!busy) schedule(Math.max(0, (sender?.lastSendAt() ?? 0) + intervalMs - now().getTime()));
+    },
+    async stop() {
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/**
+ * A destination that is not configured (EmailJS without any of its variables, the webhook
+ * without its two): the leads queued for it (an operator's release or retry) no longer go there;
+ * a lead with no destination left is filed in the inbox.
+ */
+async function dropDestination(
+  destination: DestinationName,
+  store: LeadStore,
+  outcomes: OutcomeWriter,
+  stopping: () => boolean,
+) {
+  // Each lead once per round, whatever a store that did not take the write answers next.
+  const done = new Set<string>();
   while (!stopping()) {
-    const { lead } = await store.claimNext(outcomes.unwrittenIds());
+    const { lead } = await store.claimNext(
+      destination,
+      new Set([...outcomes.unwrittenIds(destination), ...done]),
+    );
     if (!lead) return;
-    const filed: Lead = { ...lead, state: "inbox" };
-    logLeadState(filed);
-    await outcomes.write(filed);
+    done.add(lead.id);
+    const dropped = withDelivery(lead, destination, undefined);
+    logLeadChange(lead, await outcomes.write({ lead: dropped, destination, record: undefined }), dropped);
   }
 }
 
-/** Writes the outcomes of sends EmailJS accepted until none waits (the caller bounds the wait). */
+/** Writes the outcomes of sends a destination accepted until none waits (the caller bounds the wait). */
 async function writeSentOutcomes(outcomes: OutcomeWriter) {
   let delayMs = 200;
   while (outcomes.sentUnwritten()) {

@@ -1,23 +1,35 @@
 /** Delivery outcomes the store could not write yet, kept in memory and written again until it takes them. */
+import type { DestinationName } from "~/destinations/destination";
 import type { LeadStore } from "~/leads/contract.server";
-import type { Lead } from "~/leads/lead";
+import { type DeliveryRecord, type Lead, withDelivery } from "~/leads/lead";
 
 /** A lead's outcome that could not be written is written again after 1 s, doubling up to 1 min. */
 const FIRST_WRITE_RETRY_MS = 1_000;
 const MAX_WRITE_RETRY_MS = 60_000;
 
-/** An unwritten outcome and when it is written again. */
-interface Retry {
+/** One destination's outcome for one lead: its new record (undefined: the lead no longer goes there). */
+export interface Outcome {
+  /** The lead as delivery holds it, with this outcome applied. */
   lead: Lead;
+  destination: DestinationName;
+  record: DeliveryRecord | undefined;
+}
+
+/** An unwritten outcome and when it is written again. */
+interface Retry extends Outcome {
   retryAt: number;
   delayMs: number;
 }
 
+const keyOf = (outcome: Pick<Outcome, "destination"> & { lead: Pick<Lead, "id"> }) =>
+  `${outcome.destination}:${outcome.lead.id}`;
+
 /**
- * The delivery outcomes of one process on their way into the store. An outcome that cannot be
- * written stays in memory (it wins over what the store holds, and its lead is claimed by this
- * process for no other send) and is written again with backoff, so a lead EmailJS accepted is
- * never sent again by this process, whatever the store does and however long its lease was.
+ * The delivery outcomes of one process on their way into the store, by lead and destination. An
+ * outcome that cannot be written stays in memory (it wins over what the store holds, and its lead
+ * is claimed by this process for no other send to that destination) and is written again with
+ * backoff, so a lead a destination accepted is never sent there again by this process, whatever
+ * the store does and however long its lease was.
  */
 export function createOutcomeWriter(options: {
   store: LeadStore;
@@ -25,7 +37,7 @@ export function createOutcomeWriter(options: {
   log: (line: string) => void;
 }) {
   const { store, now, log } = options;
-  /** The unwritten outcomes by lead id, with their retry times. */
+  /** The unwritten outcomes by `destination:lead id`, with their retry times. */
   const retries = new Map<string, Retry>();
 
   // One line when writing outcomes starts failing (per cause), one when they are written again.
@@ -37,7 +49,7 @@ export function createOutcomeWriter(options: {
     if (code === fault) return;
     fault = code;
     log(
-      `lead store: cannot write delivery outcomes to ${store.folder} (${cause}); they are kept in memory (no lead EmailJS accepted is sent again) and written again with backoff until it works`,
+      `lead store: cannot write delivery outcomes to ${store.folder} (${cause}); they are kept in memory (no lead a destination accepted is sent there again) and written again with backoff until it works`,
     );
   };
   const worked = () => {
@@ -46,28 +58,44 @@ export function createOutcomeWriter(options: {
     log(`lead store: delivery outcomes are written to ${store.folder} again`);
   };
 
-  /** Writes an outcome; one that cannot be written stays in memory and is tried again later. */
-  const write = async (lead: Lead, previous?: Retry) => {
+  /**
+   * Writes an outcome and returns the lead as stored now (null: erased meanwhile, nothing to
+   * write, then or ever); one that cannot be written stays in memory and is tried again later
+   * (undefined).
+   */
+  const write = async (outcome: Outcome, previous?: Retry): Promise<Lead | null | undefined> => {
+    const key = keyOf(outcome);
     try {
-      // False when the lead was erased meanwhile: nothing to write, then or ever.
-      await store.save(lead);
-      retries.delete(lead.id);
+      const stored = await store.saveDelivery(outcome.lead, outcome.destination, outcome.record);
+      if (retries.get(key) === previous) retries.delete(key);
       if (retries.size === 0) worked();
+      return stored;
     } catch (error) {
       const delayMs = previous ? Math.min(previous.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
-      retries.set(lead.id, { lead, retryAt: now().getTime() + delayMs, delayMs });
+      retries.set(key, { ...outcome, retryAt: now().getTime() + delayMs, delayMs });
       failed(error);
+      return undefined;
+    }
+  };
+
+  /** The retries under way: two loops asking at once share one round. */
+  let writing: Promise<void> | undefined;
+  const writeDue = async (all: boolean) => {
+    const time = now().getTime();
+    for (const entry of [...retries.values()]) {
+      if (all || entry.retryAt <= time) await write(entry, entry);
     }
   };
 
   return {
-    write: (lead: Lead) => write(lead),
+    write: (outcome: Outcome) => write(outcome),
     /** Writes the outcomes whose retry is due (all of them with `all`). */
     async writeDue(all = false) {
-      const time = now().getTime();
-      for (const entry of [...retries.values()]) {
-        if (all || entry.retryAt <= time) await write(entry.lead, entry);
-      }
+      while (writing) await writing;
+      writing = writeDue(all).finally(() => {
+        writing = undefined;
+      });
+      await writing;
     },
     /** The store takes writes again: every waiting outcome is due now. */
     retryNow() {
@@ -77,13 +105,24 @@ export function createOutcomeWriter(options: {
     firstRetryIn: () => Math.min(...[...retries.values()].map((entry) => entry.retryAt - now().getTime())),
     /** How many unwritten outcomes wait. */
     unwrittenCount: () => retries.size,
-    /** Whether an outcome EmailJS accepted is among the unwritten outcomes. */
-    sentUnwritten: () => [...retries.values()].some((entry) => entry.lead.state === "sent"),
-    /** The ids of the leads whose outcome is unwritten: no send claims them again. */
-    unwrittenIds: (): ReadonlySet<string> => new Set(retries.keys()),
-    /** The unwritten outcomes by lead id: they win over what the store holds. */
-    unwrittenOutcomes: (): ReadonlyMap<string, Lead> =>
-      new Map([...retries].map(([id, entry]) => [id, entry.lead])),
+    /** Whether an outcome a destination accepted is among the unwritten outcomes. */
+    sentUnwritten: () => [...retries.values()].some((entry) => entry.record?.state === "sent"),
+    /** The ids of the leads whose outcome at `destination` is unwritten: no send there claims them again. */
+    unwrittenIds: (destination: DestinationName): ReadonlySet<string> =>
+      new Set(
+        [...retries.values()]
+          .filter((entry) => entry.destination === destination)
+          .map((entry) => entry.lead.id),
+      ),
+    /** The leads with unwritten outcomes, every one of them applied, by lead id: they win over what the store holds. */
+    unwrittenOutcomes(): ReadonlyMap<string, Lead> {
+      const leads = new Map<string, Lead>();
+      for (const entry of retries.values()) {
+        const known = leads.get(entry.lead.id);
+        leads.set(entry.lead.id, known ? withDelivery(known, entry.destination, entry.record) : entry.lead);
+      }
+      return leads;
+    },
   };
 }
 

@@ -1,32 +1,71 @@
-/** Delivery's send: one claimed lead to the agency, and its outcome on its way into the store. */
+/** Delivery's send: one claimed lead to one destination, and its outcome on its way into the store. */
+import type { DeliveryResult, DestinationName } from "~/destinations/destination";
 import type { OutcomeWriter } from "~/leads/delivery/outcomes.server";
-import { type Lead, logLeadState } from "~/leads/lead";
+import { type Lead, logDeliveryState, logLeadState, withDelivery } from "~/leads/lead";
 import { afterAttempt } from "~/leads/retry-policy";
-import type { SendResult } from "~/mail/types";
 
 /**
- * Sends one lead to the agency and says how it went; never throws (a failure is `{ ok: false }`,
- * already logged). server/services.ts makes it from the mail transport.
+ * Sends one lead to one destination and says how it went; never throws (a failure is
+ * `{ ok: false }`). server/services.ts makes one per configured destination.
  */
-export type SendLead = (lead: Lead) => Promise<SendResult>;
+export type DestinationSender = (lead: Lead) => Promise<DeliveryResult>;
 
-/** Sends claimed leads one at a time, and remembers when the last send started (for the pace). */
+/** A destination gave up on a lead (its record turned `failed` by an attempt): for alerts and `lead.failed`. */
+export interface GaveUp {
+  leadId: string;
+  destination: DestinationName;
+  attempts: number;
+  lastError: string | null;
+}
+
+/**
+ * Says a lead's new state once an outcome is written: as the store holds it now (another
+ * destination's outcome may have landed meanwhile), or as this process holds it while the write
+ * waits (`stored` undefined); nothing for an erased lead (null).
+ */
+export function logLeadChange(claimed: Lead, stored: Lead | null | undefined, outcome: Lead): void {
+  if (stored === null) return;
+  const now = stored ?? outcome;
+  if (now.state !== claimed.state) logLeadState(now);
+}
+
+/** Sends claimed leads to one destination one at a time, and remembers when the last send started (for its pace). */
 export function createLeadSender(options: {
+  destination: DestinationName;
+  send: DestinationSender;
   outcomes: OutcomeWriter;
   now: () => Date;
   random?: () => number;
+  onGaveUp?: (gaveUp: GaveUp) => void;
+  log: (line: string) => void;
 }) {
-  const { outcomes, now, random } = options;
+  const { destination, send, outcomes, now, random, onGaveUp, log } = options;
   let lastSendAt = 0;
   return {
-    /** Sends a claimed lead with `send`, writes its outcome and returns it. */
-    async send(lead: Lead, send: SendLead): Promise<Lead> {
+    /** Sends a claimed lead and writes its outcome. */
+    async send(lead: Lead) {
+      const record = lead.destinations[destination];
+      if (!record) return;
       lastSendAt = now().getTime();
       const result = await send(lead);
-      const updated = afterAttempt(lead, result, now(), random);
-      if (updated.state !== lead.state) logLeadState(updated);
-      await outcomes.write(updated);
-      return updated;
+      const updated = afterAttempt(record, result, now(), random);
+      const outcome = withDelivery(lead, destination, updated);
+      if (updated.state !== record.state) logDeliveryState(lead, destination, updated);
+      if (updated.state === "failed") {
+        try {
+          onGaveUp?.({
+            leadId: lead.id,
+            destination,
+            attempts: updated.attempts,
+            lastError: updated.lastError,
+          });
+        } catch (error) {
+          log(
+            `delivery: the give-up hook failed (${error instanceof Error ? error.message : String(error)})`,
+          );
+        }
+      }
+      logLeadChange(lead, await outcomes.write({ lead: outcome, destination, record: updated }), outcome);
     },
     /** When the last send started (ms), 0 before any. */
     lastSendAt: () => lastSendAt,

@@ -1,6 +1,15 @@
 /** The folder lead store: one JSON file per lead in the data folder, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
-import { access, lstat, mkdir, readdir, stat, unlink, writeFile as writeNewFile } from "node:fs/promises";
+import {
+  access,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  stat,
+  unlink,
+  writeFile as writeNewFile,
+} from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   countLeads,
@@ -15,7 +24,7 @@ import {
 import { createFolderScan } from "~/leads/folder/scan.server";
 import { createFolderView, type FolderView } from "~/leads/folder/view.server";
 import { createFolderWrites, fsyncFolder } from "~/leads/folder/writes.server";
-import { type Lead, leadFileName, logLeadState, newLead } from "~/leads/lead";
+import { type Lead, leadFileName, logLeadState, newLead, parseLead, withDelivery } from "~/leads/lead";
 
 /** Delivered leads removed at once when the disk is full, so a new enquiry fits. */
 const ROOM_ON_ENOSPC = 16;
@@ -79,8 +88,20 @@ export function createFolderLeadStore(
   const { fileOf, sorted, remove, wasErased, countUndelivered } = view;
   const writes = createFolderWrites(view, onWrite);
   const scan = createFolderScan(view);
-  /** Pending leads found when this process took over delivery: due at once, until their next write. */
+  /**
+   * Deliveries pending when this process took over (`destination:id`): due at once, until their
+   * next write.
+   */
   const hurried = new Set<string>();
+  /** Each lead's writes of delivery outcomes, one at a time: one never undoes another's record. */
+  const savingDeliveries = new Map<string, Promise<unknown>>();
+
+  /** The lead as its file holds it now (another process may have written it), or as last known. */
+  const reread = async (name: string, fallback: Lead): Promise<Lead> => {
+    const text = await readFile(join(folder, name), "utf8").catch(() => null);
+    const stored = text === null ? null : parseLead(text);
+    return stored?.id === fallback.id ? stored : (view.known(name)?.lead ?? fallback);
+  };
 
   /** Removes up to `count` delivered leads, oldest first; never one the agency has not got. */
   const makeRoom = async (count: number, why: string) => {
@@ -118,17 +139,17 @@ export function createFolderLeadStore(
   return {
     folder,
 
-    async add(enquiry, state, source, privacyNotice) {
+    async add(enquiry, destinations, source, privacyNotice) {
       const undelivered = countUndelivered();
       if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
-      return addLead(newLead({ id: randomUUID(), enquiry, state, at: now(), source, privacyNotice }));
+      return addLead(newLead({ id: randomUUID(), enquiry, destinations, at: now(), source, privacyNotice }));
     },
 
     async quarantine(enquiry, reason, source, privacyNotice) {
       // The bound counts what the folder holds: right after start, the first scan may still run.
       if (!view.scanned()) await scan().catch(() => undefined);
       const lead = await addLead(
-        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source, privacyNotice }),
+        newLead({ id: randomUUID(), enquiry, destinations: [], reason, at: now(), source, privacyNotice }),
       );
       const same = sorted().filter((other) => other.state === "spam" && other.reason === reason);
       for (const oldest of same.slice(0, Math.max(0, same.length - maxSpamPerReason))) {
@@ -142,7 +163,7 @@ export function createFolderLeadStore(
 
     async save(lead) {
       const name = fileOf(lead.id);
-      hurried.delete(lead.id);
+      for (const destination of Object.keys(lead.destinations)) hurried.delete(`${destination}:${lead.id}`);
       if (name !== undefined) {
         view.startSave(lead.id);
         const written = await writes.write(name, lead, true);
@@ -151,6 +172,31 @@ export function createFolderLeadStore(
       }
       if (await wasErased(lead)) return false;
       throw new Error(`lead ${lead.id} was not read from ${folder}`);
+    },
+
+    saveDelivery(lead, destination, record) {
+      const previous = savingDeliveries.get(lead.id) ?? Promise.resolve();
+      const saving = previous
+        .catch(() => undefined)
+        .then(async () => {
+          const name = fileOf(lead.id);
+          hurried.delete(`${destination}:${lead.id}`);
+          if (name === undefined) {
+            if (await wasErased(lead)) return null;
+            throw new Error(`lead ${lead.id} was not read from ${folder}`);
+          }
+          const updated = withDelivery(await reread(name, lead), destination, record);
+          view.startSave(lead.id);
+          const written = await writes.write(name, updated, true);
+          view.endSave(lead.id);
+          return written ? updated : null;
+        });
+      savingDeliveries.set(lead.id, saving);
+      const forget = () => {
+        if (savingDeliveries.get(lead.id) === saving) savingDeliveries.delete(lead.id);
+      };
+      saving.then(forget, forget);
+      return saving;
     },
 
     remove,
@@ -179,28 +225,36 @@ export function createFolderLeadStore(
       );
     },
 
-    async claimNext(except) {
+    async claimNext(destination, except) {
       // The view is this store: one deliverer per folder (its lock file) picks from it.
       const time = now().getTime();
       for (;;) {
         let chosen: Lead | undefined;
         let chosenDue = 0;
         for (const lead of sorted()) {
-          if (lead.state !== "pending" || except.has(lead.id)) continue;
-          const due = hurried.has(lead.id) ? 0 : Date.parse(lead.nextAttemptAt);
+          const record = lead.destinations[destination];
+          if (record?.state !== "pending" || except.has(lead.id)) continue;
+          const due = hurried.has(`${destination}:${lead.id}`) ? 0 : Date.parse(record.nextAttemptAt);
           if (chosen === undefined || due < chosenDue) [chosen, chosenDue] = [lead, due];
         }
         if (chosen === undefined) return { lead: null, dueAt: null };
         if (chosenDue > time) return { lead: null, dueAt: chosenDue };
         // Erased while it waited (`npm run leads -- erase`): never sent.
         if (!(await wasErased(chosen))) return { lead: chosen };
-        hurried.delete(chosen.id);
+        hurried.delete(`${destination}:${chosen.id}`);
       }
     },
 
     async hurryPending() {
-      for (const lead of sorted()) if (lead.state === "pending") hurried.add(lead.id);
+      for (const lead of sorted()) {
+        for (const [destination, record] of Object.entries(lead.destinations)) {
+          if (record.state === "pending") hurried.add(`${destination}:${lead.id}`);
+        }
+      }
     },
+
+    // A folder is never shared with a release before destinations: its leads read as they are.
+    adopt: async () => {},
 
     scan,
 

@@ -4,7 +4,7 @@ import { open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { WriteOutcome } from "~/leads/contract.server";
 import type { FolderView } from "~/leads/folder/view.server";
-import type { Lead } from "~/leads/lead";
+import { type Lead, leadFileText } from "~/leads/lead";
 
 /** The prefix of the store's temporary files (a write under way, or torn by a crash). */
 export const TEMP_PREFIX = ".tmp-";
@@ -71,7 +71,7 @@ export function createFolderWrites(view: FolderView, onWrite: (error: unknown) =
     const handle = await openNew(temporary);
     let mtimeMs: number;
     try {
-      await handle.writeFile(`${JSON.stringify(lead)}\n`, "utf8");
+      await handle.writeFile(leadFileText(lead), "utf8");
       await handle.datasync();
       mtimeMs = (await handle.stat()).mtimeMs;
     } catch (error) {

@@ -5,7 +5,7 @@ import type { Database } from "~/db/database.server";
 import { createFolderLeadStore, erasedFolder } from "~/leads/folder/store.server";
 import { LEAD_ID } from "~/leads/lead";
 import { lockLeadId } from "~/leads/postgres/erasure.server";
-import { LEAD_COLUMNS, LEAD_VALUES, leadValues } from "~/leads/postgres/rows.server";
+import { LEAD_COLUMNS, LEAD_VALUES, leadValues, writeOtherDeliveries } from "~/leads/postgres/rows.server";
 
 /**
  * The file that marks a leads folder as imported into the database: written once its leads
@@ -51,6 +51,7 @@ export async function importLeadFolder(options: {
          ON CONFLICT (id) DO NOTHING`,
         leadValues(lead),
       );
+      if (rowCount) await writeOtherDeliveries(client, lead);
       count += rowCount ?? 0;
     }
     return count;

@@ -1,6 +1,7 @@
 /** The PostgreSQL lead store: the `leads` and `erasures` tables, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/database.server";
+import type { DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import {
   countLeads,
@@ -15,6 +16,7 @@ import {
   type WriteOutcome,
 } from "~/leads/contract.server";
 import {
+  type DeliveryRecord,
   LEAD_STATES,
   type Lead,
   type LeadState,
@@ -24,12 +26,17 @@ import {
 } from "~/leads/lead";
 import { eraseLeadRow, isErasedRow } from "~/leads/postgres/erasure.server";
 import {
+  deliveryValues,
   LEAD_COLUMNS,
+  LEAD_SELECT,
+  LEAD_STATE_SQL,
   LEAD_VALUES,
   type LeadRow,
   leadFromRow,
   leadsFromRows,
   leadValues,
+  UPDATE_DELIVERY,
+  writeOtherDeliveries,
 } from "~/leads/postgres/rows.server";
 
 /**
@@ -42,7 +49,18 @@ export const LEASE_SECONDS = 30;
 /** What a claim lasts beyond the send's time limit at least: the outcome's write after the answer. */
 export const LEASE_MARGIN_MS = 10_000;
 
-const UNDELIVERED = `state IN (${UNDELIVERED_STATES.map((state) => `'${state}'`).join(", ")})`;
+const UNDELIVERED = `(${LEAD_STATE_SQL}) IN (${UNDELIVERED_STATES.map((state) => `'${state}'`).join(", ")})`;
+
+/** Where one destination's delivery of a lead lives: EmailJS's in the row's own columns, the others' in `lead_deliveries`. */
+const QUEUES = {
+  emailjs: { table: "leads", id: "id", destination: "TRUE", order: "next_attempt_at, received_at, id" },
+  other: {
+    table: "lead_deliveries",
+    id: "lead_id",
+    destination: "destination = $4",
+    order: "next_attempt_at, lead_id",
+  },
+};
 
 /**
  * The lead store in PostgreSQL (DATABASE_URL): one row per lead in `leads`, one row per erased
@@ -59,9 +77,18 @@ export function createPostgresLeadStore(
   const written = writes.run;
 
   const insert = async (lead: Lead, capped: boolean) => {
-    const cap = capped ? `WHERE (SELECT count(*) FROM leads WHERE ${UNDELIVERED}) < ${Number(maxLeads)}` : "";
-    const { rowCount } = await written(() =>
-      database.query(`INSERT INTO leads (${LEAD_COLUMNS}) SELECT ${LEAD_VALUES} ${cap}`, leadValues(lead)),
+    const cap = capped
+      ? `WHERE (SELECT count(*) FROM leads l WHERE ${UNDELIVERED}) < ${Number(maxLeads)}`
+      : "";
+    const rowCount = await written(() =>
+      database.transaction(async (client) => {
+        const inserted = await client.query(
+          `INSERT INTO leads (${LEAD_COLUMNS}) SELECT ${LEAD_VALUES} ${cap}`,
+          leadValues(lead),
+        );
+        if (inserted.rowCount !== 0) await writeOtherDeliveries(client, lead);
+        return inserted.rowCount;
+      }),
     );
     if (rowCount === 0) throw new StoreFullError(maxLeads);
     logLeadState(lead);
@@ -71,12 +98,12 @@ export function createPostgresLeadStore(
   return {
     folder: "the database",
 
-    add: (enquiry, state, source, privacyNotice) =>
-      insert(newLead({ id: randomUUID(), enquiry, state, at: now(), source, privacyNotice }), true),
+    add: (enquiry, destinations, source, privacyNotice) =>
+      insert(newLead({ id: randomUUID(), enquiry, destinations, at: now(), source, privacyNotice }), true),
 
     async quarantine(enquiry: Enquiry, reason, source, privacyNotice) {
       const lead = await insert(
-        newLead({ id: randomUUID(), enquiry, state: "spam", reason, at: now(), source, privacyNotice }),
+        newLead({ id: randomUUID(), enquiry, destinations: [], reason, at: now(), source, privacyNotice }),
         false,
       );
       await capQuarantine(database, reason, maxSpamPerReason, log);
@@ -85,13 +112,29 @@ export function createPostgresLeadStore(
 
     async save(lead) {
       // An erased lead has no row: the update finds nothing, and nothing is written back.
-      const { rowCount } = await written(() =>
-        database.query(
-          `UPDATE leads SET (${LEAD_COLUMNS}, lease_until) = (${LEAD_VALUES}, NULL) WHERE id = $1`,
-          leadValues(lead),
-        ),
+      return written(() =>
+        database.transaction(async (client) => {
+          const { rowCount } = await client.query(
+            `UPDATE leads SET (${LEAD_COLUMNS}, lease_until) = (${LEAD_VALUES}, NULL) WHERE id = $1`,
+            leadValues(lead),
+          );
+          if (rowCount === 0) return false;
+          await writeOtherDeliveries(client, lead);
+          return true;
+        }),
       );
-      return rowCount !== 0;
+    },
+
+    async saveDelivery(lead, destination, record) {
+      // Only this destination's record, whatever this process last read of the others.
+      return written(async () => {
+        const { rowCount } = await writeDelivery(database, lead.id, destination, record);
+        if (rowCount === 0) return null;
+        const { rows } = await database.query<LeadRow>(`SELECT ${LEAD_SELECT} FROM leads l WHERE l.id = $1`, [
+          lead.id,
+        ]);
+        return rows[0] ? leadFromRow(rows[0]) : null;
+      });
     },
 
     async erase(lead) {
@@ -108,33 +151,40 @@ export function createPostgresLeadStore(
       return rows.length > 0;
     },
 
-    async claimNext(except) {
+    async claimNext(destination, except) {
+      // EmailJS's queue is the rows' own columns, as the release before reads them; the others'
+      // are their `lead_deliveries` rows, each with its own lease.
+      const queue = destination === "emailjs" ? QUEUES.emailjs : QUEUES.other;
+      const { table, id } = queue;
       const skipped = [...except];
       for (;;) {
         // One statement: the row lock of SKIP LOCKED keeps two replicas off one lead while they
         // claim, the lease afterwards while its send runs.
         const { rows } = await database.query<LeadRow>(
-          `UPDATE leads SET lease_until = now() + make_interval(secs => $3)
-           WHERE id = (
-             SELECT id FROM leads
-             WHERE state = 'pending' AND next_attempt_at <= $1 AND NOT (id = ANY($2::uuid[]))
-               AND (lease_until IS NULL OR lease_until <= now())
-             ORDER BY next_attempt_at, received_at, id
-             LIMIT 1 FOR UPDATE SKIP LOCKED)
-           RETURNING ${LEAD_COLUMNS}`,
-          [now().toISOString(), skipped, leaseSeconds],
+          `WITH claimed AS (
+             UPDATE ${table} SET lease_until = now() + make_interval(secs => $3)
+             WHERE ${id} = (
+               SELECT ${id} FROM ${table}
+               WHERE state = 'pending' AND ${queue.destination} AND next_attempt_at <= $1
+                 AND NOT (${id} = ANY($2::uuid[])) AND (lease_until IS NULL OR lease_until <= now())
+               ORDER BY ${queue.order}
+               LIMIT 1 FOR UPDATE SKIP LOCKED) AND ${queue.destination}
+             RETURNING ${id} AS claimed_id)
+           SELECT ${LEAD_SELECT} FROM leads l JOIN claimed c ON c.claimed_id = l.id`,
+          [now().toISOString(), skipped, leaseSeconds, ...(destination === "emailjs" ? [] : [destination])],
         );
         const row = rows[0];
         if (!row) break;
         const lead = leadFromRow(row);
-        if (lead) return { lead };
+        if (lead?.destinations[destination]) return { lead };
         // A row this release cannot read stays claimed until its lease passes, and is left alone.
         skipped.push(row.id);
       }
       const { rows } = await database.query<{ due: Date | null }>(
-        `SELECT min(next_attempt_at) AS due FROM leads
-         WHERE state = 'pending' AND NOT (id = ANY($1::uuid[])) AND (lease_until IS NULL OR lease_until <= now())`,
-        [skipped],
+        `SELECT min(next_attempt_at) AS due FROM ${table}
+         WHERE state = 'pending' AND ${queue.destination.replace("$4", "$2")} AND NOT (${id} = ANY($1::uuid[]))
+           AND (lease_until IS NULL OR lease_until <= now())`,
+        [skipped, ...(destination === "emailjs" ? [] : [destination])],
       );
       const due = rows[0]?.due;
       return { lead: null, dueAt: due ? due.getTime() : null };
@@ -142,9 +192,37 @@ export function createPostgresLeadStore(
 
     async hurryPending() {
       await written(() =>
+        database.transaction(async (client) => {
+          const values = [now().toISOString()];
+          await client.query(
+            `UPDATE leads SET next_attempt_at = $1 WHERE state = 'pending' AND next_attempt_at > $1`,
+            values,
+          );
+          await client.query(
+            `UPDATE lead_deliveries SET next_attempt_at = $1 WHERE state = 'pending' AND next_attempt_at > $1`,
+            values,
+          );
+        }),
+      );
+    },
+
+    async adopt(configured) {
+      const others = configured.filter((name) => name !== "emailjs");
+      // One statement: a lead gets its destinations and their rows at once, and only while it
+      // has none (a second replica skips it), so each gets its webhook delivery once.
+      await written(() =>
         database.query(
-          `UPDATE leads SET next_attempt_at = $1 WHERE state = 'pending' AND next_attempt_at > $1`,
-          [now().toISOString()],
+          `WITH adopted AS (
+             UPDATE leads SET destinations =
+               (CASE WHEN state IN ('pending', 'sent', 'failed') THEN ARRAY['emailjs'] ELSE '{}'::text[] END)
+               || (CASE WHEN state = 'spam' THEN '{}'::text[] ELSE $1::text[] END)
+             WHERE id IN (SELECT id FROM leads WHERE destinations IS NULL FOR UPDATE SKIP LOCKED)
+             RETURNING id, state)
+           INSERT INTO lead_deliveries (lead_id, destination, state, attempts, next_attempt_at, queued_at)
+           SELECT adopted.id, name, 'pending', 0, $2, $2 FROM adopted CROSS JOIN unnest($1::text[]) AS name
+           WHERE adopted.state <> 'spam'
+           ON CONFLICT DO NOTHING`,
+          [others, now().toISOString()],
         ),
       );
     },
@@ -155,7 +233,7 @@ export function createPostgresLeadStore(
 
     async list() {
       const { rows } = await database.query<LeadRow>(
-        `SELECT ${LEAD_COLUMNS} FROM leads ORDER BY received_at, id`,
+        `SELECT ${LEAD_SELECT} FROM leads l ORDER BY l.received_at, l.id`,
       );
       return leadsFromRows(rows);
     },
@@ -171,6 +249,34 @@ export function createPostgresLeadStore(
       return writes.last() as WriteOutcome;
     },
   };
+}
+
+/** Writes one destination's record of lead `id` (undefined: drops it); no row changed when the lead is gone. */
+function writeDelivery(
+  database: Database,
+  id: string,
+  destination: DestinationName,
+  record: DeliveryRecord | undefined,
+) {
+  if (destination === "emailjs") {
+    return record
+      ? database.query(
+          `UPDATE leads SET (state, attempts, last_error, next_attempt_at, queued_at, lease_until) =
+             ($2, $3, $4, $5, $6, NULL) WHERE id = $1`,
+          [id, record.state, record.attempts, record.lastError, record.nextAttemptAt, record.queuedAt],
+        )
+      : database.query(
+          `UPDATE leads SET state = 'inbox', lease_until = NULL,
+             destinations = array_remove(destinations, 'emailjs') WHERE id = $1`,
+          [id],
+        );
+  }
+  if (record) return database.query(UPDATE_DELIVERY, deliveryValues(id, destination, record));
+  return database.query(
+    `WITH dropped AS (DELETE FROM lead_deliveries WHERE lead_id = $1 AND destination = $2 RETURNING lead_id)
+     UPDATE leads SET destinations = array_remove(destinations, $2) WHERE id IN (SELECT lead_id FROM dropped)`,
+    [id, destination],
+  );
 }
 
 /** Runs writes and records how the last one went (for `lastWrite` and the server's usable/unusable line). */
@@ -227,7 +333,9 @@ async function countRows(
   }>(
     `SELECT state, count(*)::int AS count, min(received_at) AS oldest,
        (array_agg(id::text ORDER BY received_at, id) FILTER (WHERE state = 'pending'))[1] AS oldest_id
-     FROM leads WHERE NOT (id = ANY($1::uuid[])) GROUP BY state`,
+     FROM (
+       SELECT ${LEAD_STATE_SQL} AS state, l.received_at, l.id FROM leads l WHERE NOT (l.id = ANY($1::uuid[]))
+     ) AS derived GROUP BY state`,
     [ids],
   );
   const counts = countLeads([...(unwrittenOutcomes?.values() ?? [])]);
@@ -248,8 +356,10 @@ async function pruneRows(database: Database, { days, spamDays }: Retention, now:
   const cutoff = new Date(now.getTime() - days * DAY_MS).toISOString();
   const spamCutoff = new Date(now.getTime() - spamDays * DAY_MS).toISOString();
   const { rows } = await database.query<LeadRow>(
-    `DELETE FROM leads
-     WHERE state <> 'pending' AND received_at < CASE WHEN state = 'spam' THEN $2::timestamptz ELSE $1::timestamptz END
+    `DELETE FROM leads WHERE id IN (
+       SELECT l.id FROM leads l
+       WHERE l.received_at < CASE WHEN l.state = 'spam' THEN $2::timestamptz ELSE $1::timestamptz END
+         AND (${LEAD_STATE_SQL}) <> 'pending')
      RETURNING ${LEAD_COLUMNS}`,
     [cutoff, spamCutoff],
   );
