@@ -1,13 +1,12 @@
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { LEASE_SECONDS } from "../../app/leads/postgres/store.server";
-import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
+import { requestsFor } from "../../scripts/lib/lead-fixtures";
 import { NOTICE } from "../support/enquiry-page";
 import { figures, postOne, sendsPerName } from "../support/fault-watch";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectCountStays, windowCovering } from "../support/quiet-window";
-import { type ReplicaSet, startReplicas } from "../support/replicas";
+import { leadsInDatabase, type ReplicaSet, startReplicas } from "../support/replicas";
 import { sendFrom } from "../support/round-robin-proxy";
 
 // Three replicas of the built server on one PostgreSQL, each with a data folder of its own,
@@ -21,21 +20,6 @@ test.describe.configure({ mode: "default", timeout: 180_000 });
 /** Client addresses: each test connects to the proxy from loopback addresses of its own. */
 const CLIENT = { limit: "127.9.0.1", throttle: "127.9.0.2", landing: "127.9.0.3", double: "127.9.0.4" };
 const COUNT = 3;
-
-interface LeadLine {
-  id: string;
-  name: string;
-  state: string;
-}
-
-/** Every lead (quarantine aside) as `npm run leads -- --json` reads it from the database. */
-async function leadsInDatabase(databaseUrl: string, folder: string): Promise<LeadLine[]> {
-  const { stdout } = await leadsCli(join(folder, "operator"), ["--json"], { DATABASE_URL: databaseUrl });
-  return stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as LeadLine);
-}
 
 /** Posts through the proxy from `from`; the outcome and which replica answered. */
 function postVia(set: ReplicaSet, from: string, name: string) {
