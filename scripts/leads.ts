@@ -178,7 +178,19 @@ function printJson(leads: Lead[]) {
       ...(source ? { source } : {}),
       ...(privacyNotice ? { privacyNotice } : {}),
     };
-    const flat = { id, receivedAt, state, attempts, lastError, nextAttemptAt, ...notes, ...enquiry };
+    // `destinations`: each destination's own record (the flat fields sum them up, as before destinations).
+    const { destinations } = lead;
+    const flat = {
+      id,
+      receivedAt,
+      state,
+      attempts,
+      lastError,
+      nextAttemptAt,
+      destinations,
+      ...notes,
+      ...enquiry,
+    };
     // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
     console.log(showInvisible(JSON.stringify(flat), "json"));
   }

@@ -18,6 +18,8 @@ export interface RecordedRequest {
   path: string;
   contentType: string | undefined;
   body: unknown;
+  /** The status it was answered with; null while it hangs. */
+  status: number | null;
 }
 
 export interface FakeEmailJs {
@@ -60,13 +62,14 @@ export async function startFakeEmailJs(
         } catch {
           // keep the raw text: a test will show it
         }
+        const current = response;
         requests.push({
           method: request.method ?? "",
           path: request.url ?? "",
           contentType: request.headers["content-type"],
           body,
+          status: current.kind === "hang" ? null : current.kind === "ok" ? 200 : current.status,
         });
-        const current = response;
         if (current.kind === "hang") return;
         const [status, statusText] = current.kind === "ok" ? [200, "OK"] : [current.status, current.text];
         const answer = () => reply.writeHead(status, { "Content-Type": "text/plain" }).end(statusText);

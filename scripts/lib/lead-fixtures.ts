@@ -70,14 +70,18 @@ export async function runLeadsCli(storeDir: string, args: string[] = []): Promis
   return (await leadsCli(storeDir, args)).stdout;
 }
 
-/** The same, with its log (stderr) and extra environment (the EmailJS ids a deployment sets). */
+/**
+ * The same, with its log (stderr) and extra environment (the EmailJS ids a deployment sets); from
+ * `build`, the folder of another build (a previous release's), when given.
+ */
 export async function leadsCli(
   storeDir: string,
   args: string[],
   env: Record<string, string> = {},
+  build = process.cwd(),
 ): Promise<{ stdout: string; stderr: string }> {
-  return promisify(execFile)(process.execPath, [join(process.cwd(), "build/leads.js"), ...args], {
-    cwd: process.cwd(),
+  return promisify(execFile)(process.execPath, [join(build, "build/leads.js"), ...args], {
+    cwd: build,
     env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ENQUIRY_STORE_DIR: storeDir, ...env },
   });
 }

@@ -1,74 +1,33 @@
 import type { Browser, TestInfo } from "@playwright/test";
-import pg from "pg";
 import { describeMigration } from "../../app/db/migrate.server";
 import { readMigrations } from "../../app/db/migrations.server";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import type { FakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { requestsFor } from "../../scripts/lib/lead-fixtures";
-import { enquiryForm, fillEnquiry, NOTICE, validEnquiry } from "../support/enquiry-page";
 import { figures } from "../support/fault-watch";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
 import { RELEASES, type ReleaseCommit, startReleaseReplica, unpackRelease } from "../support/release-server";
 import { leadsInDatabase, type Replica, sentBy, startReplica } from "../support/replicas";
+import { appliedMigrations, enquire, senderTurns } from "../support/rolling-deploy";
 
 // A rolling deploy on one PostgreSQL: two replicas of a previous release's built server
 // (tests/fixtures/releases) serve and store leads while EmailJS is down; a replica of this
 // build starts beside them, migrates the database they use while they keep serving, and one old
 // replica stops. Every enquiry a visitor sent (a browser without JavaScript, posting the form
 // each release renders) is kept and reaches EmailJS exactly once, whichever release stored it
-// and whichever replica delivered it. A test of a new release's own promise (a destination only
-// it knows) gives `deployFrom` that release's variables and checks the leads it returns.
+// and whichever replica delivered it. The deploy to per-lead destinations (a webhook this build
+// alone knows, the deliverer lock passing both ways) is rolling-deploy-destinations.spec.ts.
 
 const test = replicaTest(fakeHostFor(6));
 const { expect } = test;
 test.describe.configure({ mode: "default", timeout: 240_000 });
-
-/** Runs `sql` on the database at `url`; its rows. */
-async function query<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-/** `schema_migrations` as a release left it: each version and its checksum (null when it kept none). */
-async function appliedMigrations(url: string): Promise<{ version: number; checksum: string | null }[]> {
-  // Through jsonb: a release before checksums has no `checksum` column to select.
-  const rows = await query<{ row: { version: number; checksum?: string | null } }>(
-    url,
-    "SELECT to_jsonb(m) AS row FROM schema_migrations m ORDER BY version",
-  );
-  return rows.map(({ row }) => ({ version: row.version, checksum: row.checksum ?? null }));
-}
-
-/** A visitor without JavaScript fills in the form `replica` serves and submits it; it says the enquiry was sent. */
-async function enquire(browser: Browser, replica: Replica, name: string): Promise<string> {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  try {
-    const page = await context.newPage();
-    await page.goto(`${replica.server.url}/`);
-    await fillEnquiry(page, validEnquiry({ name }));
-    await enquiryForm(page).submit.click();
-    await expect(enquiryForm(page).notice, `${name} sent to ${replica.name}`).toContainText(NOTICE.sent);
-    return name;
-  } finally {
-    await context.close();
-  }
-}
 
 /** The sends that reached EmailJS since `from` (an index into its requests), per name. */
 const sendsSince = (fake: FakeEmailJs, from: number, names: string[]) =>
   names.map(
     (name) => requestsFor(fake, name).filter((request) => fake.requests.indexOf(request) >= from).length,
   );
-
-/** Who sent to EmailJS, in order, each run of one replica's requests counted once. */
-const senderTurns = (fake: FakeEmailJs) =>
-  fake.requests.map(sentBy).filter((sender, index, all) => sender !== all[index - 1]);
 
 /** What a test runs on: the fixtures of `replicaTest` and the browser. */
 interface DeployFixtures {
@@ -89,8 +48,7 @@ interface RollingDeploy {
 
 /**
  * Two replicas of release `from` (`old-1`, `old-2`) migrate a new database and store leads
- * while EmailJS is down; `new-1`, of this build with `env` besides the replicas' own (e.g. a
- * webhook for this build only), starts and migrates it while they keep serving; each stores a
+ * while EmailJS is down; `new-1`, of this build, starts and migrates it while they keep serving; each stores a
  * lead; `old-1` stops; EmailJS comes back and every lead reaches it once, from one deliverer at
  * a time; `old-2` stops and `new-1` delivers a last lead. Checked at each step; `new-1` is left
  * running for the caller's own checks (stop it with `stop()`).
@@ -99,7 +57,6 @@ async function deployFrom(
   from: ReleaseCommit,
   { browser, fake, folder, databaseUrl, serverNode }: DeployFixtures,
   testInfo: TestInfo,
-  env: Record<string, string> = {},
 ): Promise<RollingDeploy> {
   const started = Date.now();
   const release = unpackRelease(from);
@@ -135,7 +92,7 @@ async function deployFrom(
 
     const current =
       await test.step("a replica of this build starts on their database and migrates it", async () => {
-        const replica = await startReplica("new-1", { ...options, env });
+        const replica = await startReplica("new-1", options);
         replicas.push(replica);
         const expected = readMigrations();
         const known = new Map(before.map((row) => [row.version, row.checksum]));

@@ -99,16 +99,34 @@ export async function startReplicas(
   };
 }
 
-/** Every lead (quarantine aside) as the operator's `npm run leads -- --json` reads it from the database. */
+/** A lead as `npm run leads -- --json` prints it: what the tests read of it. */
+export interface LeadJson {
+  id: string;
+  name: string;
+  state: string;
+  /** Each destination's record; absent from a release before destinations. */
+  destinations?: Record<string, { state: string; attempts: number; lastError: string | null }>;
+}
+
+/**
+ * Every lead (quarantine aside) as the operator's `npm run leads -- --json` reads it from the
+ * database: this checkout's build, or the one in folder `build` (a previous release's).
+ */
 export async function leadsInDatabase(
   databaseUrl: string,
   folder: string,
-): Promise<{ id: string; name: string; state: string }[]> {
-  const { stdout } = await leadsCli(join(folder, "operator"), ["--json"], { DATABASE_URL: databaseUrl });
+  build?: string,
+): Promise<LeadJson[]> {
+  const { stdout } = await leadsCli(
+    join(folder, "operator"),
+    ["--json"],
+    { DATABASE_URL: databaseUrl },
+    build,
+  );
   return stdout
     .split("\n")
     .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as { id: string; name: string; state: string });
+    .map((line) => JSON.parse(line) as LeadJson);
 }
 
 /** `url` with `application_name` set to the replica's name (pg reads it from the URL). */
