@@ -13,6 +13,8 @@ import {
   type Lead,
   type LeadDestinations,
   leadFileName,
+  leadFileText,
+  leadStateOf,
   newLead,
   type OwnFields,
   ownFieldsOf,
@@ -106,6 +108,23 @@ export function writeLeadFile(
   const path = join(folder, leadFileName(full));
   writeFileSync(path, `${JSON.stringify(full)}\n`);
   return { path, lead: full };
+}
+
+/**
+ * Writes a lead file as this release does, going to `destinations` with the records given (its
+ * state derived from them), and returns the lead.
+ */
+export function writeLeadWith(
+  storeDir: string,
+  lead: { enquiry: Enquiry; destinations: LeadDestinations; receivedAt?: string },
+): Lead {
+  const at = new Date(lead.receivedAt ?? Date.now());
+  const made = newLead({ id: randomUUID(), enquiry: lead.enquiry, destinations: [], at });
+  const full: Lead = { ...made, destinations: lead.destinations, state: leadStateOf(lead.destinations) };
+  const folder = join(storeDir, "leads");
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, leadFileName(full)), leadFileText(full));
+  return full;
 }
 
 /** Copies the leads under `storeDir` into the database at `url` (migrated first), as a site moving to PostgreSQL does. */
