@@ -9,6 +9,7 @@ import { createDatabase } from "../../app/db/database.server";
 import { readMigrations } from "../../app/db/migrations.server";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import type { Enquiry } from "../../app/lead-parts/enquiry";
+import type { LeadSource } from "../../app/lead-parts/source";
 import {
   type Lead,
   type LeadDestinations,
@@ -116,10 +117,11 @@ export function writeLeadFile(
  */
 export function writeLeadWith(
   storeDir: string,
-  lead: { enquiry: Enquiry; destinations: LeadDestinations; receivedAt?: string },
+  lead: { enquiry: Enquiry; destinations: LeadDestinations; receivedAt?: string; source?: LeadSource },
 ): Lead {
   const at = new Date(lead.receivedAt ?? Date.now());
-  const made = newLead({ id: randomUUID(), enquiry: lead.enquiry, destinations: [], at });
+  const { enquiry, source } = lead;
+  const made = newLead({ id: randomUUID(), enquiry, destinations: [], at, ...(source ? { source } : {}) });
   const full: Lead = { ...made, destinations: lead.destinations, state: leadStateOf(lead.destinations) };
   const folder = join(storeDir, "leads");
   mkdirSync(folder, { recursive: true });
