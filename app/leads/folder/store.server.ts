@@ -287,10 +287,13 @@ export function createFolderLeadStore(
   };
 }
 
+/** Lead files `each` reads ahead of the one it yields: a few KB each, and the disk kept busy. */
+const READ_AHEAD = 16;
+
 /**
- * The leads of the folder received at or after `since`, oldest first, one file read at a time
- * and none kept (the view is left as it is): what a scan would take, by the same rules. A file
- * that is not a usable lead gets one line and is skipped.
+ * The leads of the folder received at or after `since`, oldest first, read a few files ahead of
+ * the caller and none kept (the view is left as it is): what a scan would take, by the same
+ * rules. A file that is not a usable lead gets one line and is skipped.
  */
 async function* eachLeadFile(view: FolderView, since?: Date): AsyncGenerator<Lead> {
   const { folder, log } = view;
@@ -300,13 +303,13 @@ async function* eachLeadFile(view: FolderView, since?: Date): AsyncGenerator<Lea
   });
   const gone = new Set(await readdir(view.erased).catch(() => [] as string[]));
   const from = since?.getTime() ?? Number.NEGATIVE_INFINITY;
-  // Two files with one id (a lead edited by hand): the first is the lead, as in a scan.
-  const seen = new Set<string>();
   // The name starts with the time received (13 digits of ms): sorted names are oldest first.
-  for (const name of names.filter((each) => LEAD_FILE_NAME.test(each)).sort()) {
-    const id = leadIdOfFileName(name) ?? "";
-    if (Number(name.slice(0, 13)) < from || gone.has(id) || seen.has(id)) continue;
-    const read = await readLeadFile(folder, name).catch((error: NodeJS.ErrnoException) =>
+  const wanted = names
+    .filter((name) => LEAD_FILE_NAME.test(name) && Number(name.slice(0, 13)) >= from)
+    .filter((name) => !gone.has(leadIdOfFileName(name) ?? ""))
+    .sort();
+  const read = (name: string) =>
+    readLeadFile(folder, name).catch((error: NodeJS.ErrnoException) =>
       // Removed since the listing (retention, an erasure): not a lead any more.
       error.code === "ENOENT"
         ? null
@@ -315,13 +318,21 @@ async function* eachLeadFile(view: FolderView, since?: Date): AsyncGenerator<Lea
             line: `${join(folder, name)} cannot be read (${error.code ?? error.message}); skipped`,
           },
     );
-    if (read === null) continue;
-    if ("key" in read) {
-      log(`lead store: ${read.line}`);
+  const ahead: ReturnType<typeof read>[] = [];
+  let next = 0;
+  // Two files with one id (a lead edited by hand): the first is the lead, as in a scan.
+  const seen = new Set<string>();
+  while (next < wanted.length || ahead.length > 0) {
+    while (ahead.length < READ_AHEAD && next < wanted.length) ahead.push(read(wanted[next++] as string));
+    const result = await ahead.shift();
+    if (!result) continue;
+    if ("key" in result) {
+      log(`lead store: ${result.line}`);
       continue;
     }
-    seen.add(id);
-    yield read.lead;
+    if (seen.has(result.lead.id)) continue;
+    seen.add(result.lead.id);
+    yield result.lead;
   }
 }
 
