@@ -41,7 +41,13 @@ function headBytes(request: IncomingMessage): number {
   return Buffer.byteLength(`${head}\r\n`);
 }
 
-export async function startWebhookReceiver(options: { secret?: string } = {}): Promise<WebhookReceiver> {
+/**
+ * Starts the receiver on 127.0.0.1 (`port`: a given one, e.g. one a server was refused at before;
+ * otherwise any free one).
+ */
+export async function startWebhookReceiver(
+  options: { secret?: string; port?: number } = {},
+): Promise<WebhookReceiver> {
   const verifier = options.secret ? new Webhook(options.secret) : undefined;
   const requests: ReceivedRequest[] = [];
   const answers: ReceiverAnswer[] = [];
@@ -79,7 +85,7 @@ export async function startWebhookReceiver(options: { secret?: string } = {}): P
     // A body a sender must never repeat anywhere: the tests look for it in what it returns.
     response.end(`receiver body ${answer.status}: do not log me`);
   });
-  server.listen(0, "127.0.0.1");
+  server.listen(options.port ?? 0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {
