@@ -1,5 +1,5 @@
 // `npm run leads`: the operator's view of the lead store, safe while the server runs.
-//   npm run leads [--state STATE]      newest first: time, state, name, e-mail, source, each destination's state
+//   npm run leads [-- --state STATE]   newest first: time, state, name, e-mail, source, each destination's state
 //   npm run leads -- --json            one JSON object per lead per line, each destination's record in `destinations`
 //   npm run leads -- --sources [--days N]   leads per source, medium and campaign over the last N days (30)
 //   npm run leads -- --spam [--json]   the quarantine: what the honeypot, block list and headless rule caught
@@ -13,8 +13,8 @@
 // Its forms are listed in scripts/lib/command-forms.ts. It reads the store the server uses: the
 // database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR (default ./data), with the
 // store's own rules (app/leads/). What it queues, the running server routes: to each destination
-// it has configured (EmailJS, the webhook), otherwise to its inbox. `npm run build` bundles it into build/leads.js
-// (scripts/build-commands.js), so the production image has it too.
+// it has configured (EmailJS, the webhook), otherwise to its inbox. `npm run build` bundles it
+// into build/leads.js (scripts/build-commands.js), so the production image has it too.
 import { openCommandDatabase } from "~/db/command-database.server";
 import type { Database } from "~/db/database.server";
 import type { DestinationName } from "~/destinations/destination";
