@@ -252,6 +252,41 @@ for (const kind of STORES) {
       });
     });
 
+    test("retry ID retries every failed destination of the lead; retry --failed --to webhook, the webhook's failures of every lead", async ({
+      postgres,
+    }) => {
+      const failed = (cause: string) => record("failed", 2, cause);
+      const { cli } = await kind.open(postgres, (dir) => {
+        const write = (name: string, destinations: LeadDestinations) =>
+          writeLeadWith(dir, { enquiry: validEnquiry({ name }), destinations });
+        write("both failed", { emailjs: failed("EmailJS answered 412"), webhook: failed("HTTP 410") });
+        write("webhook failed", { emailjs: record("sent", 1), webhook: failed("HTTP 404") });
+        write("emailjs failed", { emailjs: failed("EmailJS answered 412") });
+      });
+      const states = async () =>
+        Object.fromEntries(
+          [...(await jsonByName(cli)).values()].map((lead) => [
+            lead.name,
+            Object.fromEntries(Object.entries(lead.destinations).map(([name, each]) => [name, each.state])),
+          ]),
+        );
+
+      expect((await cli(["retry", "--failed", "--to", "webhook"])).stdout).toMatch(
+        /^2 leads back in the queue \(webhook\): /,
+      );
+      expect(await states()).toEqual({
+        "both failed": { emailjs: "failed", webhook: "pending" },
+        "webhook failed": { emailjs: "sent", webhook: "pending" },
+        "emailjs failed": { emailjs: "failed" },
+      });
+      const id = (await jsonByName(cli)).get("both failed")?.id as string;
+      expect((await cli(["retry", id])).stdout).toMatch(/^1 lead back in the queue \(emailjs\): /);
+      expect((await states())["both failed"]).toEqual({ emailjs: "pending", webhook: "pending" });
+      const again = await refused(cli, ["retry", id]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toBe(`leads: ${id} is pending, not failed: nothing to retry\n`);
+    });
+
     test("erase names the destinations each erased lead reached, and tells the webhook with a signed lead.erased, retried, naming its host only", async ({
       postgres,
     }) => {
