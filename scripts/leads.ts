@@ -1,22 +1,24 @@
 // `npm run leads`: the operator's view of the lead store, safe while the server runs.
-//   npm run leads                      newest first: time, state, attempts, name, e-mail, source, last error
-//   npm run leads -- --json            one JSON object per lead per line
+//   npm run leads [-- --state STATE]   newest first: time, state, name, e-mail, source, each destination's state
+//   npm run leads -- --json            one JSON object per lead per line, each destination's record in `destinations`
 //   npm run leads -- --sources [--days N]   leads per source, medium and campaign over the last N days (30)
 //   npm run leads -- --spam [--json]   the quarantine: what the honeypot, block list and headless rule caught
 //   npm run -s leads -- --csv [--since DATE] [--state STATE] [--spam] > leads.csv   a spreadsheet of the leads
-//   npm run leads -- retry ID          puts a failed (or inbox) lead back in the delivery queue
-//   npm run leads -- retry --failed    puts every failed lead back in the queue
+//   npm run leads -- retry ID [--to DESTINATION]        puts what failed of a lead (or an inbox lead) back in the queue
+//   npm run leads -- retry --failed [--to DESTINATION]  puts every failed delivery back in the queue
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
 //   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
-//   npm run leads -- erase EMAIL|PHONE           deletes them all, for good
+//   npm run leads -- erase ID|EMAIL|PHONE        deletes the lead, or them all, for good, and names where they went
 //   npm run leads -- --health          the store as it shows itself, without the server
 // Its forms are listed in scripts/lib/command-forms.ts. It reads the store the server uses: the
 // database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR (default ./data), with the
-// store's own rules (app/leads/). What it queues, the running server routes: EmailJS when it has
-// it, otherwise its inbox. `npm run build` bundles it into build/leads.js
-// (scripts/build-commands.js), so the production image has it too.
+// store's own rules (app/leads/). What it queues, the running server routes: to each destination
+// it has configured (EmailJS, the webhook), otherwise to its inbox. `npm run build` bundles it
+// into build/leads.js (scripts/build-commands.js), so the production image has it too.
 import { openCommandDatabase } from "~/db/command-database.server";
 import type { Database } from "~/db/database.server";
+import type { DestinationName } from "~/destinations/destination";
+import { createWebhookSender, type WebhookSender } from "~/destinations/webhook.server";
 import { env } from "~/env.server";
 import { isPerson, parsePersonQuery } from "~/lead-parts/person";
 import { channelOf, describeSource } from "~/lead-parts/source";
@@ -24,12 +26,21 @@ import { type LeadStore, MAX_LEADS } from "~/leads/contract.server";
 import { delivererLockPath, readFolderLockHolder } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
 import { describeLeads } from "~/leads/health-report";
-import { deliverySummary, type Lead, UNDELIVERED_STATES } from "~/leads/lead";
+import {
+  type DeliveryRecord,
+  destinationsOf,
+  LEAD_ID,
+  type Lead,
+  type LeadState,
+  UNDELIVERED_STATES,
+} from "~/leads/lead";
 import { readPostgresLockHolder } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
-import { release, requeue } from "~/leads/retry-policy";
+import { release, requeue, retried as retriedDelivery } from "~/leads/retry-policy";
 import { showInvisible } from "~/text/invisible-characters";
 import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
+import { postLeadErased } from "./lib/erased-event";
+import { describeDeliveries, destinationsHolding, leadJson } from "./lib/lead-view";
 import { writeLeadsCsv } from "./lib/leads-csv";
 import { printTable } from "./lib/table.js";
 
@@ -48,6 +59,8 @@ const csvFilter = {
 if (args.form === "csv") checkCsvArguments(args.switches.has("--spam"), args.options.get("--state"));
 const json = args.switches.has("--json");
 const [value = ""] = args.values;
+const to = args.options.get("--to") as DestinationName | undefined;
+const listState = args.options.get("--state") as LeadState | undefined;
 const database = env.DATABASE_URL ? await openCommandDatabase("leads", env.DATABASE_URL) : null;
 const store: LeadStore = database
   ? createPostgresLeadStore({ database, log: (line) => console.error(line) })
@@ -55,14 +68,14 @@ const store: LeadStore = database
 
 /** What each form of the command does (scripts/lib/command-forms.ts lists the forms). */
 const run: Record<FormName<"leads">, () => Promise<void>> = {
-  list: () => list(false),
+  list: () => (listState === undefined ? list(false) : list(listState === "spam", listState)),
   spam: () => list(true),
   csv: () => csv(csvFilter),
   sources: () => sources(30),
   sourcesOver: () => sources(Number(value)),
   health,
-  retryFailed: () => retry("--failed"),
-  retry: () => retry(value),
+  retryFailed: () => retry("--failed", to),
+  retry: () => retry(value, to),
   release: () => releaseLead(value),
   find: () => find(value),
   erase: () => erase(value),
@@ -80,13 +93,25 @@ try {
   await database?.stop();
 }
 
-/** The inbox view (every lead not quarantined), or with `spam` the quarantine, newest first. */
-async function list(spam: boolean) {
+/**
+ * The inbox view (every lead not quarantined), or with `spam` the quarantine, newest first; with
+ * `state`, only the leads in that state.
+ */
+async function list(spam: boolean, state?: LeadState) {
   const all = (await store.list()).reverse();
-  const leads = all.filter((lead) => (lead.state === "spam") === spam);
+  const leads = all.filter((lead) =>
+    state === undefined ? (lead.state === "spam") === spam : lead.state === state,
+  );
   if (json) return printJson(leads);
-  if (leads.length === 0) console.log(spam ? "The quarantine is empty." : `No leads in ${store.folder}.`);
-  else if (spam) {
+  if (leads.length === 0) {
+    console.log(
+      state !== undefined
+        ? `No ${state} leads in ${store.folder}.`
+        : spam
+          ? "The quarantine is empty."
+          : `No leads in ${store.folder}.`,
+    );
+  } else if (spam) {
     printTable(
       leads.map((lead) => ({
         time: time(lead),
@@ -103,16 +128,15 @@ async function list(spam: boolean) {
       leads.map((lead) => ({
         time: time(lead),
         state: lead.state,
-        attempts: deliverySummary(lead).attempts,
         name: showInvisible(lead.enquiry.name),
         "e-mail": showInvisible(lead.enquiry.email),
         source: sourceOf(lead),
-        "last error": showInvisible(deliverySummary(lead).lastError ?? ""),
+        destinations: showInvisible(describeDeliveries(lead)),
       })),
     );
   }
-  const quarantined = all.length - leads.length;
-  if (!spam && quarantined > 0) {
+  const quarantined = all.filter((lead) => lead.state === "spam").length;
+  if (!spam && state === undefined && quarantined > 0) {
     console.log(`${plural(quarantined, "lead")} in the quarantine: npm run leads -- --spam`);
   }
 }
@@ -139,14 +163,15 @@ function checkCsvArguments(spam: boolean, state: string | undefined) {
  * (`--spam`), or one state (`--state`), received on or after the start of `--since` (UTC).
  */
 async function csv({ state, since }: { state?: string; since?: string }) {
-  const start = since === undefined ? Number.NEGATIVE_INFINITY : Date.parse(`${since}T00:00:00Z`);
-  const leads = (await store.list()).filter(
-    (lead) =>
-      (state === undefined ? lead.state !== "spam" : lead.state === state) &&
-      Date.parse(lead.receivedAt) >= start,
-  );
+  const start = since === undefined ? undefined : new Date(`${since}T00:00:00Z`);
+  // Read as the rows are written, a page (a file) at a time: memory stays flat however many leads.
+  const leads = async function* () {
+    for await (const lead of store.each(start)) {
+      if (state === undefined ? lead.state !== "spam" : lead.state === state) yield lead;
+    }
+  };
   try {
-    await writeLeadsCsv(leads, process.stdout);
+    await writeLeadsCsv(leads(), process.stdout);
   } catch (error) {
     // The reader stopped early (`| head`): what it read is what it asked for.
     if ((error as NodeJS.ErrnoException).code === "EPIPE") return;
@@ -169,30 +194,8 @@ function plural(count: number, noun: string) {
 
 function printJson(leads: Lead[]) {
   for (const lead of leads) {
-    const { enquiry, id, receivedAt, state, reason, releasedAt } = lead;
-    const { attempts, lastError, nextAttemptAt } = deliverySummary(lead);
-    const { source, privacyNotice } = lead;
-    const notes = {
-      ...(reason ? { reason } : {}),
-      ...(releasedAt ? { releasedAt } : {}),
-      ...(source ? { source } : {}),
-      ...(privacyNotice ? { privacyNotice } : {}),
-    };
-    // `destinations`: each destination's own record (the flat fields sum them up, as before destinations).
-    const { destinations } = lead;
-    const flat = {
-      id,
-      receivedAt,
-      state,
-      attempts,
-      lastError,
-      nextAttemptAt,
-      destinations,
-      ...notes,
-      ...enquiry,
-    };
     // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
-    console.log(showInvisible(JSON.stringify(flat), "json"));
+    console.log(showInvisible(JSON.stringify(leadJson(lead)), "json"));
   }
 }
 
@@ -201,25 +204,69 @@ function logLine(fields: Record<string, unknown>) {
   console.error(JSON.stringify(fields));
 }
 
-async function retry(which: string) {
+/**
+ * Puts back in the queue what failed: of one lead (`ID`) or of every lead (`--failed`), each failed
+ * destination, or only `to`; each with a fresh 72 h of retries. An `inbox` lead named by its id
+ * goes to every destination the running server has. Only the retried destination's record is
+ * written, so a delivery the server is making meanwhile at another is never undone.
+ */
+async function retry(which: string, to: DestinationName | undefined) {
   const leads = await store.list();
-  // Only leads the deliverer never writes: a failed or inbox lead is the operator's alone.
-  const chosen =
-    which === "--failed"
-      ? leads.filter((lead) => lead.state === "failed")
-      : leads.filter((lead) => lead.id === which && (lead.state === "failed" || lead.state === "inbox"));
-  if (chosen.length === 0 && which !== "--failed") {
-    const found = leads.find((lead) => lead.id === which);
-    fail(
-      found
-        ? `leads: ${which} is ${found.state}, not failed: nothing to retry`
-        : `leads: no lead ${showInvisible(which)}`,
-    );
-  }
   const now = new Date();
-  for (const lead of chosen) await store.save(requeue(lead, now));
+  const failedOf = (lead: Lead) =>
+    destinationsOf(lead).filter(
+      (name) => lead.destinations[name]?.state === "failed" && (to === undefined || name === to),
+    );
+  if (which !== "--failed") {
+    const lead = leads.find((candidate) => candidate.id === which);
+    if (!lead) fail(`leads: no lead ${showInvisible(which)}`);
+    if (lead.state === "inbox") {
+      if (to !== undefined) {
+        fail(
+          `leads: ${which} is an inbox lead, with no destination: retry it without --to, and the running server sends it to each destination it has`,
+        );
+      }
+      // No deliverer writes an inbox lead: it is the operator's alone.
+      if (!(await store.save(requeue(lead, now))))
+        fail(`leads: ${which} was erased meanwhile: nothing to retry`);
+      return sayRequeued(1, "");
+    }
+    if (to !== undefined && !lead.destinations[to]) {
+      const its = destinationsOf(lead);
+      fail(
+        `leads: ${which} does not go to ${to} (${its.length > 0 ? `it goes to ${its.join(", ")}` : `it is ${lead.state}`}): nothing to retry`,
+      );
+    }
+    if (failedOf(lead).length === 0) {
+      fail(
+        to === undefined
+          ? `leads: ${which} is ${lead.state}, not failed: nothing to retry`
+          : `leads: ${which} is ${lead.destinations[to]?.state} at ${to}, not failed: nothing to retry`,
+      );
+    }
+  }
+  const chosen = which === "--failed" ? leads : leads.filter((lead) => lead.id === which);
+  let count = 0;
+  const names = new Set<DestinationName>();
+  for (const lead of chosen) {
+    let written = false;
+    for (const name of failedOf(lead)) {
+      const record = lead.destinations[name] as DeliveryRecord;
+      if (await store.saveDelivery(lead, name, retriedDelivery(record, now))) {
+        written = true;
+        names.add(name);
+      }
+    }
+    if (written) count += 1;
+    else if (which !== "--failed") fail(`leads: ${which} was erased meanwhile: nothing to retry`);
+  }
+  sayRequeued(count, [...names].join(", "));
+}
+
+/** `1 lead back in the queue (webhook): …`. */
+function sayRequeued(count: number, destinations: string) {
   console.log(
-    `${plural(chosen.length, "lead")} back in the queue: the running server delivers ${chosen.length === 1 ? "it" : "them"} within a few seconds (one without EmailJS files ${chosen.length === 1 ? "it" : "them"} in its inbox).`,
+    `${plural(count, "lead")} back in the queue${destinations ? ` (${destinations})` : ""}: the running server delivers ${count === 1 ? "it" : "them"} within a few seconds (one without any destination files ${count === 1 ? "it" : "them"} in its inbox).`,
   );
 }
 
@@ -227,8 +274,9 @@ async function releaseLead(id: string) {
   const lead = (await store.list()).find((candidate) => candidate.id === id);
   if (!lead) fail(`leads: no lead ${showInvisible(id)}`);
   if (lead.state !== "spam") fail(`leads: ${id} is ${lead.state}, not in the quarantine: nothing to release`);
-  // Queued whatever this shell's EmailJS variables say: the running server routes it (a server
-  // without EmailJS files it in its inbox).
+  // Queued for every destination whatever this shell's variables say: the running server drops
+  // those it has not configured, so the lead goes to the destinations configured at its release
+  // (a server with none files it in its inbox).
   const released = release(lead, new Date());
   if (!(await store.save(released))) fail(`leads: ${id} was erased meanwhile: nothing to release`);
   logLine({
@@ -240,7 +288,7 @@ async function releaseLead(id: string) {
     reason: lead.reason,
   });
   console.log(
-    `Released ${id} (${lead.reason}) into the delivery queue: the running server sends it within a few seconds (one without EmailJS files it in its inbox).`,
+    `Released ${id} (${lead.reason}) into the delivery queue: the running server sends it within a few seconds to each destination it has (one without any files it in its inbox).`,
   );
 }
 
@@ -274,11 +322,60 @@ async function find(who: string) {
   );
 }
 
+/**
+ * Erases one lead (by its id) or every lead of one person, then names where each already went,
+ * so the operator erases it there too; the webhook, when this shell has it, is told itself
+ * (`lead.erased`).
+ */
 async function erase(who: string) {
-  const leads = await personLeads(who);
+  const byId = LEAD_ID.test(who.trim().toLowerCase());
+  const leads = byId
+    ? (await store.list()).filter((lead) => lead.id === who.trim().toLowerCase())
+    : await personLeads(who);
+  if (byId && leads.length === 0) fail(`leads: no lead ${showInvisible(who)}`);
+  const now = new Date();
   for (const lead of leads) await store.erase(lead);
   logLine({ event: "erase", leads: leads.length });
-  console.log(`Erased ${plural(leads.length, "lead")} of that person.`);
+  console.log(
+    byId ? `Erased lead ${leads[0]?.id}.` : `Erased ${plural(leads.length, "lead")} of that person.`,
+  );
+  const webhook =
+    env.LEAD_WEBHOOK_URL && env.LEAD_WEBHOOK_SECRET
+      ? createWebhookSender({ url: env.LEAD_WEBHOOK_URL, secret: env.LEAD_WEBHOOK_SECRET })
+      : null;
+  for (const lead of leads) {
+    const { reached, mayHave } = destinationsHolding(lead);
+    if (reached.length === 0 && mayHave.length === 0) continue;
+    const went = [
+      ...(reached.length > 0 ? [`it reached: ${reached.join(", ")}`] : []),
+      ...(mayHave.length > 0 ? [`it may have reached: ${mayHave.join(", ")} (tried, still retrying)`] : []),
+    ];
+    console.log(`${lead.id}: ${went.join("; ")} — erase it there too.`);
+    if (reached.includes("webhook") || mayHave.includes("webhook")) await tellWebhook(webhook, lead.id, now);
+  }
+}
+
+/** Posts `lead.erased` for one lead and says whether the webhook took it (its host only, never the URL). */
+async function tellWebhook(webhook: WebhookSender | null, id: string, erasedAt: Date) {
+  if (!webhook) {
+    console.log(
+      `${id}: no lead.erased sent: LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET are not set in this shell; erase it at the webhook's receiver by hand.`,
+    );
+    return;
+  }
+  const outcome = await postLeadErased(webhook, id, erasedAt);
+  const tries = plural(outcome.attempts, "attempt");
+  logLine({ event: "lead.erased", id, host: webhook.host, took: outcome.took, attempts: outcome.attempts });
+  if (outcome.took) {
+    console.log(
+      `${id}: the webhook at ${webhook.host} took lead.erased (${tries}): the receiver erases its copy.`,
+    );
+    return;
+  }
+  console.log(
+    `${id}: the webhook at ${webhook.host} did not take lead.erased (${outcome.error.cause}, ${tries}): erase it there by hand.`,
+  );
+  process.exitCode = 1;
 }
 
 /** What the store itself tells, without the server: a write probe, the counts, the deliverer. */

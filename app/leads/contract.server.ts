@@ -127,6 +127,11 @@ export interface LeadStore {
   scan(): Promise<unknown>;
   /** Every lead, oldest first (the operator's list). */
   list(): Promise<Lead[]>;
+  /**
+   * Every lead received at or after `since` (all without it), oldest first, read a few at a time
+   * as the caller takes them, so an export of the whole store holds a page in memory, not the store.
+   */
+  each(since?: Date): AsyncIterable<Lead>;
   /** The count of each state; `unwrittenOutcomes` (delivery's, by lead id) win over what is stored. */
   counts(unwrittenOutcomes?: ReadonlyMap<string, Lead>): Promise<LeadCounts>;
   /** Removes leads past their retention (never `pending` ones) and old erasure records; returns how many leads. */

@@ -78,10 +78,16 @@ export function requeue(lead: Lead, now: Date): Lead {
   const destinations = Object.fromEntries(
     Object.entries(lead.destinations).map(([name, record]) => [
       name,
-      record.state === "failed" ? { ...record, state: "pending", nextAttemptAt: at, queuedAt: at } : record,
+      record.state === "failed" ? retried(record, now) : record,
     ]),
   );
   return { ...lead, destinations, state: leadStateOf(destinations) };
+}
+
+/** A failed delivery put back in the queue: tried at once, with a fresh 72 h of retries. */
+export function retried(record: DeliveryRecord, now: Date): DeliveryRecord {
+  const at = now.toISOString();
+  return { ...record, state: "pending", nextAttemptAt: at, queuedAt: at };
 }
 
 /**

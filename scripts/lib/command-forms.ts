@@ -3,6 +3,7 @@
  * its arguments with them and makes its usage line from them, and the tests call every form of
  * every command from them: a form added here is accepted, shown and tested at once.
  */
+import { DESTINATIONS } from "~/destinations/destination";
 import { LEAD_STATES } from "~/leads/lead";
 
 /**
@@ -27,6 +28,13 @@ interface Placeholder {
 const PLACEHOLDERS: Readonly<Record<string, Placeholder>> = {
   ID: { example: "1767225600000-example", accepts: (value) => value !== "" },
   "EMAIL|PHONE": { example: "asha@example.in", accepts: (value) => value !== "" },
+  /** A lead's id, or a person's e-mail address or phone number: `erase` takes either. */
+  "ID|EMAIL|PHONE": { example: "asha@example.in", accepts: (value) => value !== "" },
+  DESTINATION: {
+    example: "webhook",
+    accepts: (value) => (DESTINATIONS as readonly string[]).includes(value),
+    wants: `a destination: ${DESTINATIONS.join(", ")}`,
+  },
   /** Days of `--sources`: a whole number from 1 to 3650. */
   N: { example: "7", accepts: (value) => /^[1-9]\d{0,3}$/.test(value) && Number(value) <= 3650 },
   FILE: { example: "report.html", accepts: (value) => value !== "" && !value.startsWith("--") },
@@ -55,18 +63,18 @@ export function isCalendarDate(value: string): boolean {
 
 export const COMMANDS = {
   leads: {
-    list: { words: [], switches: ["--json"] },
+    list: { words: [], switches: ["--json"], options: { "--state": "STATE" } },
     spam: { words: ["--spam"], switches: ["--json"] },
     csv: { words: ["--csv"], switches: ["--spam"], options: { "--since": "DATE", "--state": "STATE" } },
     sources: { words: ["--sources"] },
     sourcesOver: { words: ["--sources", "--days", "N"] },
     health: { words: ["--health"] },
     // Before `retry ID`, which would take `--failed` for an id.
-    retryFailed: { words: ["retry", "--failed"] },
-    retry: { words: ["retry", "ID"] },
+    retryFailed: { words: ["retry", "--failed"], options: { "--to": "DESTINATION" } },
+    retry: { words: ["retry", "ID"], options: { "--to": "DESTINATION" } },
     release: { words: ["release", "ID"] },
     find: { words: ["find", "EMAIL|PHONE"], switches: ["--json"] },
-    erase: { words: ["erase", "EMAIL|PHONE"] },
+    erase: { words: ["erase", "ID|EMAIL|PHONE"] },
   },
   vitals: {
     table: { words: [] },
@@ -153,9 +161,10 @@ export function optionProblem(command: CommandName, args: readonly string[]): st
 export function usageLine(command: CommandName): string {
   const shown = formsOf(command).map(([, { words, switches = [], options = {} }]) => {
     const extras = [...Object.entries(options).map((option) => option.join(" ")), ...switches];
-    return words.length === 0 && extras.length === 0
-      ? undefined
-      : ["--", ...words, ...extras.map((extra) => (words.length === 0 ? extra : `[${extra}]`))].join(" ");
+    if (words.length === 0 && extras.length === 0) return undefined;
+    // Alone, a form's one switch is the form (`-- --json`); beside words or other extras, each is optional.
+    const alone = words.length === 0 && extras.length === 1;
+    return ["--", ...words, ...extras.map((extra) => (alone ? extra : `[${extra}]`))].join(" ");
   });
   return `usage: npm run ${command} [${shown.filter((form) => form !== undefined).join(" | ")}]`;
 }

@@ -11,10 +11,13 @@ import { createDatabase } from "../../app/db/database.server";
 import { readMigrations } from "../../app/db/migrations.server";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import type { Enquiry } from "../../app/lead-parts/enquiry";
+import type { LeadSource } from "../../app/lead-parts/source";
 import {
   type Lead,
   type LeadDestinations,
   leadFileName,
+  leadFileText,
+  leadStateOf,
   newLead,
   type OwnFields,
   ownFieldsOf,
@@ -112,6 +115,24 @@ export function writeLeadFile(
   const path = join(folder, leadFileName(full));
   writeFileSync(path, `${JSON.stringify(full)}\n`);
   return { path, lead: full };
+}
+
+/**
+ * Writes a lead file as this release does, going to `destinations` with the records given (its
+ * state derived from them), and returns the lead.
+ */
+export function writeLeadWith(
+  storeDir: string,
+  lead: { enquiry: Enquiry; destinations: LeadDestinations; receivedAt?: string; source?: LeadSource },
+): Lead {
+  const at = new Date(lead.receivedAt ?? Date.now());
+  const { enquiry, source } = lead;
+  const made = newLead({ id: randomUUID(), enquiry, destinations: [], at, ...(source ? { source } : {}) });
+  const full: Lead = { ...made, destinations: lead.destinations, state: leadStateOf(lead.destinations) };
+  const folder = join(storeDir, "leads");
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, leadFileName(full)), leadFileText(full));
+  return full;
 }
 
 /** Copies the leads under `storeDir` into the database at `url` (migrated first), as a site moving to PostgreSQL does. */

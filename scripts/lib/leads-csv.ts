@@ -4,20 +4,9 @@
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
+import { DESTINATIONS } from "~/destinations/destination";
 import { clickIdOf, describeSource } from "~/lead-parts/source";
 import type { Lead } from "~/leads/lead";
-
-/** A place leads are delivered to: one column of the export, its state for each lead. */
-interface Destination {
-  readonly name: string;
-  /** The lead's state at this destination; empty when the lead is not for it. */
-  readonly stateOf: (lead: Lead) => string;
-}
-
-/** Every destination, in the order of their columns. */
-export const DESTINATIONS: readonly Destination[] = [
-  { name: "emailjs", stateOf: (lead) => lead.destinations.emailjs?.state ?? "" },
-];
 
 interface Column {
   readonly header: string;
@@ -28,7 +17,11 @@ export const CSV_COLUMNS: readonly Column[] = [
   { header: "id", cell: (lead) => lead.id },
   { header: "received", cell: (lead) => lead.receivedAt },
   { header: "state", cell: (lead) => lead.state },
-  ...DESTINATIONS.map(({ name, stateOf }) => ({ header: name, cell: stateOf })),
+  // Each destination's state; empty when the lead does not go there.
+  ...DESTINATIONS.map((name) => ({
+    header: name,
+    cell: (lead: Lead) => lead.destinations[name]?.state ?? "",
+  })),
   { header: "name", cell: (lead) => lead.enquiry.name },
   { header: "e-mail", cell: (lead) => lead.enquiry.email },
   { header: "country code", cell: (lead) => lead.enquiry.countryCode },
@@ -39,12 +32,16 @@ export const CSV_COLUMNS: readonly Column[] = [
 ];
 
 /**
- * Writes `leads` to `out` as CSV, a row at a time as `out` takes them (its backpressure), so
- * the text of the whole export is never held at once; `out` is left open.
+ * Writes `leads` to `out` as CSV, a row at a time as `out` takes them (its backpressure): the next
+ * lead is read only once its row is taken, so neither the leads nor the text of the whole export
+ * are ever held at once; `out` is left open.
  */
-export async function writeLeadsCsv(leads: Iterable<Lead>, out: Writable): Promise<void> {
-  const rows = function* () {
-    for (const lead of leads) yield CSV_COLUMNS.map((column) => column.cell(lead));
+export async function writeLeadsCsv(
+  leads: Iterable<Lead> | AsyncIterable<Lead>,
+  out: Writable,
+): Promise<void> {
+  const rows = async function* () {
+    for await (const lead of leads) yield CSV_COLUMNS.map((column) => column.cell(lead));
   };
   const csv = stringify({
     bom: true,

@@ -207,7 +207,10 @@ test.describe("with JavaScript", () => {
 
       const table = await runLeadsCli(storeDir);
       const row = table.split("\n").find((line) => line.includes(values.name));
-      expect(row).toMatch(/failed\s+1\s+/);
+      // Its state, and at its end each destination's: EmailJS's with its attempts and last error.
+      expect(row).toMatch(
+        /\sfailed\s.*\semailjs failed \(1, EmailJS answered 400: The template ID is invalid\)$/,
+      );
       expect(row).toContain(values.email);
       expect(row).toContain("EmailJS answered 400: The template ID is invalid");
       const json = (await runLeadsCli(storeDir, ["--json"]))
@@ -315,9 +318,13 @@ test.describe("with JavaScript", () => {
     const retrying = validEnquiry({ email: "erase.me.too@example.in" });
     expect((await postEnquiry(app.url, retrying)).status).toBe(303);
     await expect.poll(() => leadNamed(storeDir, retrying.name)?.attempts).toBe(1);
-    const { nextAttemptAt } = leadNamed(storeDir, retrying.name) as unknown as { nextAttemptAt: string };
+    const { id, nextAttemptAt } = leadNamed(storeDir, retrying.name) as unknown as {
+      id: string;
+      nextAttemptAt: string;
+    };
+    // Tried once, and answered 503: EmailJS may hold it, so the operator is told.
     expect((await leadsCli(storeDir, ["erase", retrying.email])).stdout).toBe(
-      "Erased 1 lead of that person.\n",
+      `Erased 1 lead of that person.\n${id}: it may have reached: emailjs (tried, still retrying) — erase it there too.\n`,
     );
     fake.reset();
     // Past the retry time, a rescan after it and the in-flight answer: nothing came back, and
@@ -423,8 +430,9 @@ test.describe("idempotency", () => {
     expect((await request.post("/?index", { form: caught, maxRedirects: 0 })).status()).toBe(303);
     expect(readLeads(storeDir).filter((lead) => lead.enquiry.email === values.email)).toHaveLength(2);
 
+    const sent = leadNamed(storeDir, values.name);
     expect((await leadsCli(storeDir, ["erase", values.email])).stdout).toBe(
-      "Erased 2 leads of that person.\n",
+      `Erased 2 leads of that person.\n${sent?.id}: it reached: emailjs — erase it there too.\n`,
     );
     const stored = () => app.output().match(/"outcome":"(stored|quarantined)"/g)?.length ?? 0;
     const before = stored();

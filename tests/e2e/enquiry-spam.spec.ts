@@ -470,7 +470,10 @@ test.describe("a person's data", () => {
       expect(byNumber.stdout).not.toContain(other.id);
 
       const erased = await leadsCli(storeDir, ["erase", "919811122233"]);
-      expect(erased.stdout).toBe("Erased 6 leads of that person.\n");
+      // Only the sent lead reached EmailJS; the failed one was refused, the pending one never tried.
+      expect(erased.stdout).toBe(
+        `Erased 6 leads of that person.\n${theirs[1]?.id}: it reached: emailjs — erase it there too.\n`,
+      );
       expect(erased.stderr).toBe('{"event":"erase","leads":6}\n');
       expect(readLeads(storeDir).map((lead) => lead.id)).toEqual([other.id]);
       expect((await leadsCli(storeDir, ["find", person.email])).stdout).toBe("No lead of that person.\n");

@@ -5,7 +5,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test as base, expect } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { importLeadsInto, type LeadFile, leadsCli, writeLeadFile } from "../../scripts/lib/lead-fixtures";
+import {
+  importLeadsInto,
+  type LeadFile,
+  leadsCli,
+  writeLeadFile,
+  writeLeadWith,
+} from "../../scripts/lib/lead-fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // `npm run leads -- --csv`, the built command on both stores: the same leads in a data folder
@@ -40,6 +46,7 @@ const HEADER = [
   "received",
   "state",
   "emailjs",
+  "webhook",
   "name",
   "e-mail",
   "country code",
@@ -60,6 +67,7 @@ const FIXTURES = [
     receivedAt: "2026-01-05T09:30:00.000Z",
     state: "sent",
     emailjs: "sent",
+    webhook: "",
     // Line breaks alone, nothing else that needs quotes: the break itself must.
     enquiry: { name: "Meera Iyer", message: "Need a website\nand an app" },
     sourceLine: "direct",
@@ -71,6 +79,7 @@ const FIXTURES = [
     receivedAt: "2026-01-10T23:59:59.999Z",
     state: "sent",
     emailjs: "sent",
+    webhook: "",
     enquiry: {
       name: '=HYPERLINK("http://x.example","Hi")',
       email: "-asha@example.in",
@@ -93,6 +102,7 @@ const FIXTURES = [
     receivedAt: "2026-01-11T00:00:00.000Z",
     state: "failed",
     emailjs: "failed",
+    webhook: "",
     enquiry: {
       name: "आशा राव 🙏🏽",
       message: 'नमस्ते, "चेन्नई" वणक்கம்,\r\nsecond line\nthird 👍🏽 👨‍👩‍👧',
@@ -107,16 +117,30 @@ const FIXTURES = [
     state: "spam",
     reason: "honeypot",
     emailjs: "",
+    webhook: "",
     enquiry: { name: "\rcarriage", message: "\r\n=1+1" },
     sourceLine: "direct",
     clickId: "",
     source: { landing: "/services" },
   },
   {
+    label: "to EmailJS and the webhook, failed at the webhook only",
+    receivedAt: "2026-01-15T10:00:00.000Z",
+    state: "failed",
+    emailjs: "sent",
+    webhook: "failed",
+    destinations: { emailjs: "sent", webhook: "failed" },
+    enquiry: { name: "Kiran 👋", message: '=1+2, "webhook"\nनमस्ते' },
+    sourceLine: "direct",
+    clickId: "",
+    source: { landing: "/" },
+  },
+  {
     label: "+ and - first, a campaign link that carries a formula",
     receivedAt: "2026-02-01T08:00:00.000Z",
     state: "pending",
     emailjs: "pending",
+    webhook: "",
     enquiry: { name: "+1 Sales", message: "-2 items" },
     sourceLine: "'=cmd|'/C calc'!A0 / (not set)",
     clickId: "",
@@ -127,10 +151,23 @@ const FIXTURES = [
     receivedAt: "2026-02-02T08:00:00.000Z",
     state: "inbox",
     emailjs: "",
+    webhook: "",
     enquiry: { name: "@SUM(A1:A9)", message: "\tleading tab\ra lone CR" },
     sourceLine: "unknown",
     clickId: "",
     source: undefined,
+  },
+  {
+    label: "to the webhook only, waiting for it",
+    receivedAt: "2026-02-03T08:00:00.000Z",
+    state: "pending",
+    emailjs: "",
+    webhook: "pending",
+    destinations: { webhook: "pending" },
+    enquiry: { name: "Ravi", message: "-1 day" },
+    sourceLine: "direct",
+    clickId: "",
+    source: { landing: "/" },
   },
 ] as const;
 
@@ -138,34 +175,53 @@ const FIXTURES = [
 const asText = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /** Writes the fixtures as the folder store keeps them; the stored leads by label. */
-function writeFixtures(storeDir: string): Map<string, LeadFile> {
-  const stored = new Map<string, LeadFile>();
+function writeFixtures(storeDir: string): Map<string, Stored> {
+  const stored = new Map<string, Stored>();
   for (const fixture of FIXTURES) {
+    const enquiry = {
+      email: "asha@example.in",
+      countryCode: "91",
+      phoneNumber: "09876543210",
+      ...fixture.enquiry,
+    };
+    if ("destinations" in fixture) {
+      // Written as this release writes a lead with a webhook: each destination in its own state.
+      const at = fixture.receivedAt;
+      const destinations = Object.fromEntries(
+        Object.entries(fixture.destinations).map(([name, state]) => [
+          name,
+          { state, attempts: 1, lastError: null, nextAttemptAt: at, queuedAt: at },
+        ]),
+      );
+      const lead = writeLeadWith(storeDir, { enquiry, destinations, receivedAt: at, source: fixture.source });
+      stored.set(fixture.label, lead);
+      continue;
+    }
+    // Written as the release before destinations wrote it: read as EmailJS-only, or none.
     const { lead } = writeLeadFile(storeDir, {
       receivedAt: fixture.receivedAt,
       state: fixture.state,
       ...("reason" in fixture ? { reason: fixture.reason } : {}),
       ...(fixture.source ? { source: fixture.source } : {}),
-      enquiry: {
-        email: "asha@example.in",
-        countryCode: "91",
-        phoneNumber: "09876543210",
-        ...fixture.enquiry,
-      },
+      enquiry,
     });
     stored.set(fixture.label, lead);
   }
   return stored;
 }
 
+/** What the row is read from: the stored lead's id, time and fields. */
+type Stored = Pick<LeadFile, "id" | "receivedAt" | "enquiry">;
+
 /** The row the export should hold for a fixture, from the stored lead's own values. */
-function expectedRow(fixture: (typeof FIXTURES)[number], lead: LeadFile): string[] {
+function expectedRow(fixture: (typeof FIXTURES)[number], lead: Stored): string[] {
   const { name, email, countryCode, phoneNumber, message } = lead.enquiry;
   return [
     lead.id,
     lead.receivedAt,
-    lead.state,
+    fixture.state,
     fixture.emailjs,
+    fixture.webhook,
     asText(name),
     asText(email),
     countryCode,
@@ -197,7 +253,7 @@ async function exportRows(cli: Cli, args: string[]): Promise<string[][]> {
 }
 
 /** Every form of the export against one store holding the fixtures. */
-async function checkExports(cli: Cli, stored: Map<string, LeadFile>) {
+async function checkExports(cli: Cli, stored: Map<string, Stored>) {
   const rowsOf = (...labels: string[]) =>
     labels.map((label) => {
       const fixture = FIXTURES.find((candidate) => candidate.label === label);
@@ -205,21 +261,22 @@ async function checkExports(cli: Cli, stored: Map<string, LeadFile>) {
       if (!fixture || !lead) throw new Error(`no fixture ${label}`);
       return expectedRow(fixture, lead);
     });
-  const [plain, formulas, hindi, spam, plusMinus, atTab] = FIXTURES.map((fixture) => fixture.label) as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
+  const [plain, formulas, hindi, spam, webhookFailed, plusMinus, atTab, webhookOnly] = FIXTURES.map(
+    (fixture) => fixture.label,
+  ) as [string, string, string, string, string, string, string, string];
 
   // Every lead but the quarantine, oldest first, cell by cell.
-  expect(await exportRows(cli, [])).toEqual(rowsOf(plain, formulas, hindi, plusMinus, atTab));
+  expect(await exportRows(cli, [])).toEqual(
+    rowsOf(plain, formulas, hindi, webhookFailed, plusMinus, atTab, webhookOnly),
+  );
   // From the first millisecond of 11 January in UTC.
-  expect(await exportRows(cli, ["--since", "2026-01-11"])).toEqual(rowsOf(hindi, plusMinus, atTab));
+  expect(await exportRows(cli, ["--since", "2026-01-11"])).toEqual(
+    rowsOf(hindi, webhookFailed, plusMinus, atTab, webhookOnly),
+  );
   expect(await exportRows(cli, ["--state", "sent"])).toEqual(rowsOf(plain, formulas));
-  expect(await exportRows(cli, ["--state", "failed"])).toEqual(rowsOf(hindi));
+  // The lead's own state: failed at the webhook though EmailJS has it.
+  expect(await exportRows(cli, ["--state", "failed"])).toEqual(rowsOf(hindi, webhookFailed));
+  expect(await exportRows(cli, ["--state", "pending"])).toEqual(rowsOf(plusMinus, webhookOnly));
   expect(await exportRows(cli, ["--state", "inbox", "--since", "2026-02-02"])).toEqual(rowsOf(atTab));
   expect(await exportRows(cli, ["--spam"])).toEqual(rowsOf(spam));
   expect(await exportRows(cli, ["--state", "spam"])).toEqual(rowsOf(spam));

@@ -159,6 +159,33 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     });
   });
 
+  it("reads the leads from a time, oldest first (ties by id), a page at a time, as list reads them, never an erased one", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const clock = fakeClock();
+    const store = place.open({ now: clock.now });
+    const before = await store.add(enquiry, ["emailjs"]);
+    clock.advance(60_000);
+    // More than a page of PostgreSQL's (500), all received in one millisecond: its pages turn on the id.
+    const count = kind.name === "PostgreSQL" ? 1_001 : 12;
+    const same: Lead[] = [];
+    for (let index = 0; index < count; index += 1)
+      same.push(await store.add(enquiry, ["emailjs", "webhook"]));
+    clock.advance(60_000);
+    const spam = await store.quarantine({ ...enquiry, name: "Spam" }, "honeypot");
+    const [, erased] = same;
+    if (erased) await store.erase(erased);
+
+    const read: Lead[] = [];
+    for await (const lead of place.open().each(new Date(same[0]?.receivedAt ?? ""))) read.push(lead);
+    const kept = same.filter((lead) => lead.id !== erased?.id).sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(read.map((lead) => lead.id)).toEqual([...kept.map((lead) => lead.id), spam.id]);
+    expect(read).toEqual((await place.open().list()).filter((lead) => lead.id !== before.id));
+    const all: Lead[] = [];
+    for await (const lead of place.open().each()) all.push(lead);
+    expect(all.map((lead) => lead.id)).toEqual([before.id, ...read.map((lead) => lead.id)]);
+  }, 60_000);
+
   it("writes an outcome every replica reads, and carries a lead's extra fields (its source)", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const place = await kind.place();

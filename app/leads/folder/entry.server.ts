@@ -7,7 +7,7 @@ import { lstat, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { FolderView, Problem } from "~/leads/folder/view.server";
 import { TEMP_PREFIX } from "~/leads/folder/writes.server";
-import { leadFileName, leadIdOfFileName, logLeadState, parseLead } from "~/leads/lead";
+import { type Lead, leadFileName, leadIdOfFileName, logLeadState, parseLead } from "~/leads/lead";
 
 /** A temporary file this old was left by a crash in the middle of a write, never by a write in progress. */
 const TORN_AFTER_MS = 60_000;
@@ -61,7 +61,7 @@ export async function inspectEntry(
     const cached = view.known(name);
     // A sent lead never changes again; any other may (the deliverer, the operator's retry).
     if (cached && (cached.lead.state === "sent" || cached.mtimeMs === info.mtimeMs)) return false;
-    const problem = await readLead(view, name, path);
+    const problem = await readLead(view, name);
     if (problem) {
       forget(name);
       report(name, problem);
@@ -96,9 +96,26 @@ export async function inspectEntry(
   return false;
 }
 
-/** Reads one lead file: regular files only, opened without blocking or following a link. */
-async function readLead(view: FolderView, name: string, path: string): Promise<Problem | null> {
-  const { folder } = view;
+/** Reads one lead file into the view: regular files only, opened without blocking or following a link. */
+async function readLead(view: FolderView, name: string): Promise<Problem | null> {
+  const read = await readLeadFile(view.folder, name);
+  if ("key" in read) return read;
+  // An operator released it from the quarantine: the server's log says so too.
+  if (view.known(name)?.lead.state === "spam" && read.lead.state !== "spam") logLeadState(read.lead);
+  view.remember(name, read.lead, read.mtimeMs);
+  return null;
+}
+
+/**
+ * The lead file `name` of `folder`, or the problem that makes it none: not a regular file, too
+ * large, not a complete record, or named for another lead. Opened without blocking or following
+ * a link; throws what opening it throws (ENOENT: removed meanwhile).
+ */
+export async function readLeadFile(
+  folder: string,
+  name: string,
+): Promise<{ lead: Lead; mtimeMs: number } | Problem> {
+  const path = join(folder, name);
   const handle = await open(path, READ_FLAGS);
   try {
     const info = await handle.stat();
@@ -127,10 +144,7 @@ async function readLead(view: FolderView, name: string, path: string): Promise<P
         line: `${path} holds lead ${lead.id}, whose file is ${leadFileName(lead)}; skipped and never delivered (a copy made by hand? move it out of ${folder})`,
       };
     }
-    // An operator released it from the quarantine: the server's log says so too.
-    if (view.known(name)?.lead.state === "spam" && lead.state !== "spam") logLeadState(lead);
-    view.remember(name, lead, info.mtimeMs);
-    return null;
+    return { lead, mtimeMs: info.mtimeMs };
   } finally {
     await handle.close();
   }

@@ -21,10 +21,20 @@ import {
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
+import { readLeadFile } from "~/leads/folder/entry.server";
 import { createFolderScan } from "~/leads/folder/scan.server";
 import { createFolderView, type FolderView } from "~/leads/folder/view.server";
 import { createFolderWrites, fsyncFolder } from "~/leads/folder/writes.server";
-import { type Lead, leadFileName, logLeadState, newLead, parseLead, withDelivery } from "~/leads/lead";
+import {
+  LEAD_FILE_NAME,
+  type Lead,
+  leadFileName,
+  leadIdOfFileName,
+  logLeadState,
+  newLead,
+  parseLead,
+  withDelivery,
+} from "~/leads/lead";
 
 /** Delivered leads removed at once when the disk is full, so a new enquiry fits. */
 const ROOM_ON_ENOSPC = 16;
@@ -262,6 +272,8 @@ export function createFolderLeadStore(
 
     list: scan,
 
+    each: (since) => eachLeadFile(view, since),
+
     counts: async (unwrittenOutcomes) =>
       countLeads(view.scanned() ? sorted() : await scan(), unwrittenOutcomes),
 
@@ -273,6 +285,55 @@ export function createFolderLeadStore(
 
     probe: writes.probe,
   };
+}
+
+/** Lead files `each` reads ahead of the one it yields: a few KB each, and the disk kept busy. */
+const READ_AHEAD = 16;
+
+/**
+ * The leads of the folder received at or after `since`, oldest first, read a few files ahead of
+ * the caller and none kept (the view is left as it is): what a scan would take, by the same
+ * rules. A file that is not a usable lead gets one line and is skipped.
+ */
+async function* eachLeadFile(view: FolderView, since?: Date): AsyncGenerator<Lead> {
+  const { folder, log } = view;
+  const names = await readdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [] as string[];
+    throw error;
+  });
+  const gone = new Set(await readdir(view.erased).catch(() => [] as string[]));
+  const from = since?.getTime() ?? Number.NEGATIVE_INFINITY;
+  // The name starts with the time received (13 digits of ms): sorted names are oldest first.
+  const wanted = names
+    .filter((name) => LEAD_FILE_NAME.test(name) && Number(name.slice(0, 13)) >= from)
+    .filter((name) => !gone.has(leadIdOfFileName(name) ?? ""))
+    .sort();
+  const read = (name: string) =>
+    readLeadFile(folder, name).catch((error: NodeJS.ErrnoException) =>
+      // Removed since the listing (retention, an erasure): not a lead any more.
+      error.code === "ENOENT"
+        ? null
+        : {
+            key: "error",
+            line: `${join(folder, name)} cannot be read (${error.code ?? error.message}); skipped`,
+          },
+    );
+  const ahead: ReturnType<typeof read>[] = [];
+  let next = 0;
+  // Two files with one id (a lead edited by hand): the first is the lead, as in a scan.
+  const seen = new Set<string>();
+  while (next < wanted.length || ahead.length > 0) {
+    while (ahead.length < READ_AHEAD && next < wanted.length) ahead.push(read(wanted[next++] as string));
+    const result = await ahead.shift();
+    if (!result) continue;
+    if ("key" in result) {
+      log(`lead store: ${result.line}`);
+      continue;
+    }
+    if (seen.has(result.lead.id)) continue;
+    seen.add(result.lead.id);
+    yield result.lead;
+  }
 }
 
 const DAY_MS = 24 * 60 * 60_000;

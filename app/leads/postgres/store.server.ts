@@ -238,6 +238,8 @@ export function createPostgresLeadStore(
       return leadsFromRows(rows);
     },
 
+    each: (since) => eachRow(database, since),
+
     counts: (unwrittenOutcomes) => countRows(database, unwrittenOutcomes),
 
     prune: (retention) => pruneRows(database, retention, now()),
@@ -301,6 +303,35 @@ function createWriteRecord(now: () => Date, onWrite: (error: unknown) => void) {
       }
     },
   };
+}
+
+/** Rows read at once by `each`: a page of leads in memory, whatever the table holds. */
+const PAGE_ROWS = 500;
+
+/**
+ * The leads received at or after `since`, oldest first, a page at a time: each page starts after
+ * the last row of the one before (keyset on the index `leads_received`), so no statement or
+ * transaction stays open while the caller works, and a lead added meanwhile never shifts a page.
+ */
+async function* eachRow(database: Database, since?: Date): AsyncGenerator<Lead> {
+  // The last row's exact time, as text: a Date would drop its microseconds and read it again.
+  let after = null as { at: string; id: string } | null;
+  for (;;) {
+    const { rows }: { rows: (LeadRow & { page_at: string })[] } = await database.query(
+      `SELECT ${LEAD_SELECT}, l.received_at::text AS page_at FROM leads l
+       WHERE l.received_at >= $1::timestamptz
+         AND ($2::timestamptz IS NULL OR (l.received_at, l.id) > ($2::timestamptz, $3::uuid))
+       ORDER BY l.received_at, l.id LIMIT ${PAGE_ROWS}`,
+      [since?.toISOString() ?? "-infinity", after?.at ?? null, after?.id ?? null],
+    );
+    for (const row of rows) {
+      const lead = leadFromRow(row);
+      if (lead) yield lead;
+    }
+    const last = rows.at(-1);
+    if (!last || rows.length < PAGE_ROWS) return;
+    after = { at: last.page_at, id: last.id };
+  }
 }
 
 /** Past the cap of `reason`, its oldest quarantined leads go, one log line each. */
