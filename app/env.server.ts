@@ -1,3 +1,4 @@
+/** The server's environment, read and validated once at start, with one line naming each misconfiguration. */
 import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
 import * as z from "zod";

@@ -1,3 +1,4 @@
+/** Wires the destinations a lead goes to (EmailJS, the lead webhook) and the webhook's `lead.failed` events from the environment. */
 import { deliveryErrorOf } from "~/destinations/destination";
 import { createRetryQueue } from "~/destinations/retry-queue.server";
 import { createWebhookSender } from "~/destinations/webhook.server";

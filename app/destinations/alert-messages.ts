@@ -1,7 +1,8 @@
+/**
+ * The texts posted to the team chat. Each says what happened and what to run or check; a lead
+ * appears by its id only, never by anything its sender wrote.
+ */
 import type { DeliveryError, DestinationName } from "~/destinations/destination";
-
-// The texts posted to the team chat. Each says what happened and what to run or check; a lead
-// appears by its id only, never by anything its sender wrote.
 
 const NAMES: Record<DestinationName, string> = { emailjs: "EmailJS", webhook: "the lead webhook" };
 

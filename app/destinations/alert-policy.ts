@@ -1,3 +1,4 @@
+/** When the team chat hears of trouble: a destination giving up, a queue waiting too long, the database unreachable. */
 import {
   databaseBackMessage,
   databaseUnreachableMessage,

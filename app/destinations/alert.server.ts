@@ -1,3 +1,4 @@
+/** Posts alerts to a team chat's incoming webhook, queued and retried without ever holding up a lead. */
 import { judgeAnswer, POST_TIMEOUT_MS, postJson } from "~/destinations/post-json.server";
 import {
   createRetryQueue,

@@ -1,3 +1,4 @@
+/** One JSON POST to a receiver, never following a redirect, and what its answer means for delivery. */
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { DeliveryResult } from "~/destinations/destination";

@@ -1,3 +1,4 @@
+/** A small in-memory queue that tries each item again with backoff for an hour, one at a time. */
 import type { DeliveryResult } from "~/destinations/destination";
 
 /** How long one item is tried before it is given up. */

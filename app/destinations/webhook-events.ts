@@ -1,3 +1,4 @@
+/** The lead webhook's three events (`lead.received`, `lead.failed`, `lead.erased`) as Standard Webhooks messages. */
 import type { DeliveryError, DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";

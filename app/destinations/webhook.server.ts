@@ -1,3 +1,4 @@
+/** Sends one event to the agency's lead webhook, signed afresh as Standard Webhooks at each attempt. */
 import { Webhook } from "standardwebhooks";
 import type { DeliveryResult } from "~/destinations/destination";
 import { judgeAnswer, POST_TIMEOUT_MS, postJson } from "~/destinations/post-json.server";
