@@ -250,17 +250,26 @@ export function createDatabase(options: {
 /** `work` inside BEGIN … COMMIT on one connection of `pool`; ROLLBACK when it throws. */
 async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection the server ends between two of the transaction's queries (a restart, an
+  // administrator) is told as an 'error' event on the checked-out client, which the pool only
+  // listens for while the client is idle in it: unheard, it would end the process. The next
+  // query fails with it, and the catch below discards the connection.
+  const ignore = () => {};
+  client.on("error", ignore);
   try {
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
+    client.off("error", ignore);
     client.release();
     return result;
   } catch (error) {
     try {
       await client.query("ROLLBACK");
+      client.off("error", ignore);
       client.release();
     } catch (rollback) {
+      client.off("error", ignore);
       client.release(rollback instanceof Error ? rollback : true);
     }
     throw error;

@@ -178,6 +178,39 @@ describe("the database", () => {
     await database.stop();
   }, 20_000);
 
+  test("a connection ended between a transaction's queries fails that transaction, never the process", async () => {
+    const url = await postgres.createDatabase();
+    const { database } = startDatabase(url, 2);
+    await database.ready();
+    const between = gate();
+    const ended = gate();
+    const pids: number[] = [];
+    const transaction = database.transaction(async (client) => {
+      pids.push((await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid);
+      between.open();
+      // Idle in the transaction while the server ends the connection: pg tells it as an event.
+      await ended.promise;
+      await client.query("SELECT 1");
+    });
+    await between.promise;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query("SELECT pg_terminate_backend($1)", [pids[0]]);
+    await admin.end();
+    // The event has come once the connection's socket is closed; unheard, it would have thrown.
+    await expect
+      .poll(
+        async () =>
+          (await database.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1", [pids[0]]))
+            .rows[0].n,
+      )
+      .toBe(0);
+    ended.open();
+    await expect(transaction).rejects.toThrow();
+    expect((await database.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    await database.stop();
+  }, 30_000);
+
   test("a wrong password is said once, without the password, and queries fail at once", async () => {
     const url = postgres.url().replace(encodeURIComponent(TEST_DATABASE_PASSWORD), "wrong-pass-9c1e");
     const { database, lines } = startDatabase(url, 1);
