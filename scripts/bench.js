@@ -5,7 +5,7 @@
 // the CPU throttled 4×; then the throughput of shared documents (GET, a campaign URL, a request
 // with another site's cookies, 304), one full render, and a static server holding the very
 // same bytes (the ceiling).
-// Builds first when there is no build. Loopback only; takes about two minutes.
+// Builds first when there is no build. Loopback only; takes about five minutes for five pages.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ if (process.argv.includes("--help")) {
   console.log(`usage: npm run bench
 
 Lighthouse (mobile) on every page of app/routes, then the throughput of shared documents against a static
-server of the same bytes. Builds first when there is no build; takes about two minutes.
+server of the same bytes. Builds first when there is no build; takes about five minutes for five pages.
 Environment: BENCH_CONNECTIONS (50), BENCH_SECONDS (10), BENCH_LIGHTHOUSE_RUNS (3), BENCH_TRACE_RUNS (3),
 BENCH_ROUTES (every page; e.g. "/,/privacy-policy").`);
   process.exit(0);
