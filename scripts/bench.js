@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `npm run bench`: Lighthouse (mobile, simulated throttling) on every page of app/routes (the
-// resource routes listed as such), and home again with a 6× slower CPU; the longest
-// main-thread tasks of a cold load of every page from a Chromium trace, unthrottled and with
-// the CPU throttled 4×; then the throughput of shared documents (GET, a campaign URL, a request
-// with another site's cookies, 304), one full render, and a static server holding the very
-// same bytes (the ceiling).
-// Builds first when there is no build. Loopback only; takes about five minutes for five pages.
+// `npm run bench`: Lighthouse (simulated throttling; mobile, then desktop at 1280 px) on every
+// page of app/routes (the resource routes listed as such), and home again with a 6× slower
+// CPU; the longest main-thread tasks of a cold load of every page from a Chromium trace,
+// unthrottled and with the CPU throttled 4×; then the throughput of shared documents (GET, a
+// campaign URL, a request with another site's cookies, 304), one full render, and a static
+// server holding the very same bytes (the ceiling). Builds first when there is no build.
+// Loopback only; takes about eight minutes for five pages.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +17,7 @@ import autocannon from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { throttling } from "lighthouse/core/config/constants.js";
+import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { CHROMIUM_FLAGS, findChromium } from "./lib/chromium";
 import { profileColdLoad } from "./lib/main-thread-tasks";
@@ -28,8 +29,8 @@ import { printTable } from "./lib/table.js";
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run bench
 
-Lighthouse (mobile) on every page of app/routes, then the throughput of shared documents against a static
-server of the same bytes. Builds first when there is no build; takes about five minutes for five pages.
+Lighthouse (mobile, then desktop at 1280 px) on every page of app/routes, then the
+throughput of shared documents against a static server of the same bytes. Builds first when there is no build; takes about eight minutes for five pages.
 Environment: BENCH_CONNECTIONS (50), BENCH_SECONDS (10), BENCH_LIGHTHOUSE_RUNS (3), BENCH_TRACE_RUNS (3),
 BENCH_ROUTES (every page; e.g. "/,/privacy-policy").`);
   process.exit(0);
@@ -45,6 +46,14 @@ const routes =
 const goals = { score: 100, lcpMs: 1500, cls: 0.01, tbtMs: 50, slowCpuTbtMs: 200, taskMs: 50 };
 /** A budget phone: Lighthouse's mobile settings with the CPU 6× slower instead of 4×. */
 const slowCpu = { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: 6 };
+/** Lighthouse's desktop settings in a 1280 px window, the width the page's tests use. */
+const desktop1280 = {
+  ...desktopConfig,
+  settings: {
+    ...desktopConfig.settings,
+    screenEmulation: { ...desktopConfig.settings.screenEmulation, width: 1280, height: 800 },
+  },
+};
 /** Cold loads traced per route and CPU rate; the run with the median longest task is shown. */
 const traceRuns = Number(process.env.BENCH_TRACE_RUNS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -77,7 +86,9 @@ if (failures.length > 0) {
 }
 
 async function runLighthouse(base) {
-  console.log(`\nLighthouse ${lighthouseVersion()} (mobile, simulated throttling) against ${base}\n`);
+  console.log(
+    `\nLighthouse ${lighthouseVersion()} (simulated throttling; mobile, then desktop at 1280 px) against ${base}\n`,
+  );
   const browser = await findChromium();
   console.log(`Browser: ${browser.executablePath} (${browser.source})`);
   const chrome = await chromeLauncher.launch({
@@ -96,20 +107,20 @@ async function runLighthouse(base) {
   try {
     const targets = [
       ...routes.map((path) => ({ path, label: path })),
+      ...routes.map((path) => ({ path, label: `${path} (desktop, 1280 px)`, config: desktop1280 })),
       ...(routes.includes("/") ? [{ path: "/", label: "/ (CPU 6×)", flags: { throttling: slowCpu } }] : []),
     ];
-    for (const { path, label, flags } of targets) {
+    for (const { path, label, flags, config } of targets) {
       const runs = [];
       const viaProxy = path === notFoundPath;
       // A run Lighthouse itself could not complete (NO_NAVSTART and the like on this busy
       // machine) is retried, a few times at most.
       for (let attempt = 0; runs.length < lighthouseRuns && attempt < lighthouseRuns + 3; attempt++) {
-        const result = await lighthouse(`${viaProxy ? notFound.url : base}${path}`, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          ...flags,
-        });
+        const result = await lighthouse(
+          `${viaProxy ? notFound.url : base}${path}`,
+          { port: chrome.port, output: "json", logLevel: "error", ...flags },
+          config,
+        );
         if (!result?.lhr) throw new Error(`Lighthouse returned nothing for ${path}`);
         if (!result.lhr.runtimeError || attempt === lighthouseRuns + 2) runs.push(result.lhr);
       }
@@ -166,14 +177,14 @@ async function runLighthouse(base) {
             notFoundSeo = value;
             continue;
           }
-          failures.push(`${path} ${id} ${value}${failed.length ? ` (${failed.join(", ")})` : ""}`);
+          failures.push(`${label} ${id} ${value}${failed.length ? ` (${failed.join(", ")})` : ""}`);
         } else if (viaProxy && id === "seo") {
-          failures.push(`${path} is indexable: a not-found page must be noindex`);
+          failures.push(`${label} is indexable: a not-found page must be noindex`);
         }
       }
-      if (!(audit("largest-contentful-paint") <= goals.lcpMs)) failures.push(`${path} LCP ${row.LCP}`);
-      if (!(audit("cumulative-layout-shift") <= goals.cls)) failures.push(`${path} CLS ${row.CLS}`);
-      if (!(audit("total-blocking-time") <= goals.tbtMs)) failures.push(`${path} TBT ${row.TBT}`);
+      if (!(audit("largest-contentful-paint") <= goals.lcpMs)) failures.push(`${label} LCP ${row.LCP}`);
+      if (!(audit("cumulative-layout-shift") <= goals.cls)) failures.push(`${label} CLS ${row.CLS}`);
+      if (!(audit("total-blocking-time") <= goals.tbtMs)) failures.push(`${label} TBT ${row.TBT}`);
     }
   } finally {
     await chrome.kill();
