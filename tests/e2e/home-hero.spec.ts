@@ -6,7 +6,7 @@ const headlineName = "Pioneering Purposeful Digital Products to Elevate Your Bus
 const words = ["Business", "Startup", "Brand"];
 
 /**
- * Opens the home page with its clock stopped (tests/support/page-clock.ts): typed.js and the
+ * Opens the home page with its clock stopped (tests/support/page-clock.ts): the typing and the
  * word swap move only when the test moves the clock. Every word the page shows is logged as it
  * changes (a MutationObserver), so nothing depends on sampling at the right moment.
  */
@@ -63,15 +63,22 @@ for (const viewport of [
       await openWithStoppedClock(page);
       const heading = page.getByRole("heading", { level: 1 });
       await expect(heading).toHaveAccessibleName(headlineName);
-      const seen = await runClockUntilShown(page, (shown) => shown.includes("Startup"));
-      await expect(page.locator(".typed-cursor")).toHaveCount(1);
-      await expect(page.locator(".typed-cursor")).toHaveAttribute("aria-hidden", "true");
+      const cursor = page.locator(".typed-cursor");
+      const cursorAnimations = () => cursor.evaluate((element) => element.getAnimations().length);
+      // The cursor blinks while the word rests and holds still while letters come and go.
+      await runClockUntilShown(
+        page,
+        (shown) => (shown.at(-1)?.length ?? 0) > 0 && !words.includes(shown.at(-1) ?? ""),
+      );
+      expect(await cursorAnimations()).toBe(0);
+      const seen = await runClockUntilShown(page, (shown) => shown.at(-1) === "Startup");
+      expect(await cursorAnimations()).toBe(1);
+      await expect(cursor).toHaveCount(1);
+      await expect(cursor).toHaveAttribute("aria-hidden", "true");
       // Partial words prove typing; 'Startup' follows 'Business'.
       expect(seen.some((text) => text.length > 0 && !words.includes(text))).toBe(true);
       expect(seen).toContain("Startup");
       await expect(heading).toHaveAccessibleName(headlineName);
-      // typed.js must not inject its own <style> (the CSP forbids it; the fixture would report it).
-      await expect(page.locator("style[data-typed-js-cursor-css]")).toHaveCount(0);
     });
 
     test("calls to action go to the contact and services sections", async ({ page }) => {

@@ -184,9 +184,9 @@ describe("the database", () => {
     await database.ready();
     const between = gate();
     const ended = gate();
-    const pids: number[] = [];
+    let pid = 0;
     const transaction = database.transaction(async (client) => {
-      pids.push((await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid);
+      pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid ?? 0;
       between.open();
       // Idle in the transaction while the server ends the connection: pg tells it as an event.
       await ended.promise;
@@ -195,14 +195,14 @@ describe("the database", () => {
     await between.promise;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query("SELECT pg_terminate_backend($1)", [pids[0]]);
+    await admin.query("SELECT pg_terminate_backend($1)", [pid]);
     await admin.end();
     // The event has come once the connection's socket is closed; unheard, it would have thrown.
     await expect
       .poll(
         async () =>
-          (await database.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1", [pids[0]]))
-            .rows[0].n,
+          (await database.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1", [pid]))
+            .rows[0]?.n,
       )
       .toBe(0);
     ended.open();

@@ -1,5 +1,6 @@
 /** The hero's rotating word, typed and deleted letter by letter (swapped whole under reduced motion). */
 import { useEffect, useRef } from "react";
+import { startTyping } from "~/components/home/typing-animation";
 import { usePrefersReducedMotion } from "~/hooks/use-media-query";
 
 /** Under reduced motion the word is swapped whole at this interval. */
@@ -18,7 +19,7 @@ export function TypedWord({ words, paused }: { words: readonly [string, ...strin
   useEffect(() => {
     const element = target.current;
     if (!element || reducedMotion === null || paused) return;
-    const [first, ...rest] = words;
+    const [first] = words;
 
     if (reducedMotion) {
       let index = 0;
@@ -32,14 +33,9 @@ export function TypedWord({ words, paused }: { words: readonly [string, ...strin
       };
     }
 
-    let cancelled = false;
-    let destroy: (() => void) | undefined;
-    import("~/components/home/typing-animation").then(({ startTyping }) => {
-      if (!cancelled) destroy = startTyping(element, rest);
-    });
+    const stop = startTyping(element, words);
     return () => {
-      cancelled = true;
-      destroy?.();
+      stop();
       element.textContent = first;
     };
   }, [reducedMotion, words, paused]);

@@ -1,29 +1,53 @@
 /**
- * Types and deletes the hero's rotating word with typed.js.
- *
- * Loaded with import() after hydration: typed.js and its set-up stay out of the page's
- * initial JavaScript.
+ * Types and deletes the hero's rotating word with the site's own small loop, loaded after
+ * hydration (docs/decisions/025-own-typing-loop.md).
  */
-import Typed from "typed.js";
-
 /** 100 ms per character, 700 ms before deleting: the original specification's values. */
-const typingTimings = { typeSpeed: 100, backDelay: 700 } as const;
+const typingTimings = { typeMs: 100, deleteMs: 50, holdMs: 700 } as const;
 
-/** Types the words after the one already on screen, forever; returns a function that stops it. */
-export function startTyping(element: HTMLElement, nextWords: readonly string[]): () => void {
-  // typed.js treats the word already on screen as the first string and starts by deleting
-  // it; when a loop ends it must type that word afresh instead.
-  const typed: Typed = new Typed(element, {
-    strings: [...nextWords],
-    typeSpeed: typingTimings.typeSpeed,
-    backSpeed: 50,
-    backDelay: typingTimings.backDelay,
-    startDelay: typingTimings.backDelay,
-    loop: true,
-    autoInsertCss: false,
-    onLastStringBackspaced: () => {
-      typed.strPos = 0;
-    },
-  });
-  return () => typed.destroy();
+/** A step's delay, up to half as long again at random, so the typing reads like a person's. */
+function humanized(ms: number): number {
+  return ms + Math.round((Math.random() * ms) / 2);
+}
+
+/**
+ * Rests on the first word (the one on screen), then deletes it letter by letter down to what
+ * it shares with the next and types the next, forever. A cursor follows the word and blinks
+ * while it rests. Returns a function that stops it and removes the cursor.
+ */
+export function startTyping(element: HTMLElement, words: readonly [string, ...string[]]): () => void {
+  const cursor = document.createElement("span");
+  cursor.className = "typed-cursor";
+  cursor.setAttribute("aria-hidden", "true");
+  cursor.textContent = "|";
+  element.after(cursor);
+
+  let shown = words[0];
+  let index = 0;
+  let timer: number | undefined;
+  const step = () => {
+    const word = words[index] ?? words[0];
+    if (shown === word) {
+      index = (index + 1) % words.length;
+      cursor.classList.add("typed-cursor--blink");
+      timer = window.setTimeout(step, typingTimings.holdMs);
+      return;
+    }
+    const deleting = !word.startsWith(shown);
+    cursor.classList.remove("typed-cursor--blink");
+    timer = window.setTimeout(
+      () => {
+        shown = deleting ? shown.slice(0, -1) : word.slice(0, shown.length + 1);
+        element.textContent = shown;
+        step();
+      },
+      humanized(deleting ? typingTimings.deleteMs : typingTimings.typeMs),
+    );
+  };
+  step();
+
+  return () => {
+    window.clearTimeout(timer);
+    cursor.remove();
+  };
 }
