@@ -1,4 +1,5 @@
 import { expect, test } from "../support/fixtures";
+import { isHydratedAndRendered } from "../support/page-clock";
 
 const labels = [
   "Website Development",
@@ -33,6 +34,9 @@ test.describe("services at 1280 px: vertical tabs", () => {
 
   test("arrow keys, Home and End move selection and focus (roving tabindex)", async ({ page }) => {
     await page.goto("/#services");
+    // The tabs are served as they look once hydrated (no height changes at hydration); the keys
+    // are theirs once React has hydrated the section.
+    await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
     const tabs = page.getByRole("tab");
     await tabs.first().focus();
     await page.keyboard.press("ArrowDown");
