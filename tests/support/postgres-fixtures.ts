@@ -8,7 +8,8 @@ import { startPostgres, type TestPostgres } from "./postgres";
 /**
  * Fixtures of the tests that run replicas on PostgreSQL: one real PostgreSQL and one HTTPS
  * EmailJS fake per worker (on `fakeHost`, a loopback address of the test file's own, so files
- * running in parallel never share a fake), a fresh database and folder per test.
+ * running in parallel never share a fake, and of the worker's own: the two projects may run one
+ * file at once), a fresh database and folder per test.
  */
 export function replicaTest(fakeHost: string) {
   return processTest.extend<
@@ -26,8 +27,8 @@ export function replicaTest(fakeHost: string) {
     ],
     fakeEmailJs: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
-      async ({}, use) => {
-        const fake = await startFakeEmailJs(fakeHost);
+      async ({}, use, workerInfo) => {
+        const fake = await startFakeEmailJs(onWorkersOwnAddress(fakeHost, workerInfo.parallelIndex));
         await use(fake);
         await fake.close();
       },
@@ -49,6 +50,12 @@ export function replicaTest(fakeHost: string) {
       await use(await postgres.createDatabase());
     },
   });
+}
+
+/** `host` with its third octet set to the worker's parallel index: workers running together never share it. */
+function onWorkersOwnAddress(host: string, parallelIndex: number): string {
+  const [a, b, , d] = host.split(".");
+  return `${a}.${b}.${parallelIndex}.${d}`;
 }
 
 /** A loopback address for a file's EmailJS fake, moved along with FAKE_EMAILJS_HOST. */
