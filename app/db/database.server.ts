@@ -256,21 +256,23 @@ async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promis
   // query fails with it, and the catch below discards the connection.
   const ignore = () => {};
   client.on("error", ignore);
+  // The connection goes back to the pool (or is discarded) exactly once, without the listener.
+  const release = (error?: Error | true) => {
+    client.off("error", ignore);
+    client.release(error);
+  };
   try {
     await client.query("BEGIN");
     const result = await work(client);
     await client.query("COMMIT");
-    client.off("error", ignore);
-    client.release();
+    release();
     return result;
   } catch (error) {
     try {
       await client.query("ROLLBACK");
-      client.off("error", ignore);
-      client.release();
+      release();
     } catch (rollback) {
-      client.off("error", ignore);
-      client.release(rollback instanceof Error ? rollback : true);
+      release(rollback instanceof Error ? rollback : true);
     }
     throw error;
   }
