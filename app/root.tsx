@@ -17,6 +17,7 @@ import { SiteHeader } from "~/components/site-header";
 import { keepDataWhenTokenLeaves } from "~/enquiry/notice-token-url";
 import { env } from "~/env.server";
 import { headScript } from "~/hydration/defer.server";
+import { HydratedApart } from "~/hydration/hydrated-apart";
 import { organizationJsonLdScript } from "~/json-ld.server";
 import { useNonce } from "~/nonce";
 import type { RootData } from "~/root-data";
@@ -65,10 +66,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>
-        {/* Hydrated apart from the page above it (docs/performance.md, "The design"); it never suspends. */}
-        <Suspense>
+        <HydratedApart>
           <SiteFooter year={data?.year ?? new Date().getFullYear()} />
-        </Suspense>
+        </HydratedApart>
         <Scripts nonce={nonce} />
       </body>
     </html>

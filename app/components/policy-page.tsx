@@ -1,9 +1,9 @@
 /** A policy as a page of its own (title, date, contents list and text), and its meta tags. */
 import type { MetaFunction } from "@remix-run/node";
-import { Suspense } from "react";
 import { PolicyBody, policySectionId } from "~/components/policy-body";
 import type { Policy } from "~/content/policies/types";
 import { site } from "~/content/site";
+import { HydratedApart } from "~/hydration/hydrated-apart";
 import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
 
@@ -79,10 +79,9 @@ export function PolicyPage({ policy }: { policy: Policy }) {
             </ol>
           </div>
         </nav>
-        {/* Hydrated apart from the page's top (docs/performance.md, "The design"); it never suspends. */}
-        <Suspense>
+        <HydratedApart>
           <PolicyBody policy={policy} anchors />
-        </Suspense>
+        </HydratedApart>
       </div>
     </article>
   );

@@ -1,7 +1,6 @@
 /** The home page: its sections, its meta tags, and the enquiry form's loader and action. */
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { Suspense } from "react";
 import { EnquiryForm } from "~/components/enquiry-form";
 import { ContactSection } from "~/components/home/contact-section";
 import { HeroSection } from "~/components/home/hero-section";
@@ -15,6 +14,7 @@ import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
 import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/notice-token-url";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
+import { HydratedApart } from "~/hydration/hydrated-apart";
 import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
 
@@ -58,23 +58,22 @@ export default function HomePage() {
   const actionData = useActionData<typeof action>();
   useRevealOnScroll();
   useDropNoticeToken();
-  // Each <Suspense> is hydrated and committed apart, after the header and the hero, with the
-  // main thread free in between (docs/performance.md, "The design"); nothing in them ever suspends.
+  // Each section below the hero is hydrated and committed apart, after the header and the hero.
   return (
     <HomeContentProvider value={content}>
       <HeroSection />
-      <Suspense>
+      <HydratedApart>
         <ServicesSection />
-      </Suspense>
-      <Suspense>
+      </HydratedApart>
+      <HydratedApart>
         <ReviewsSection />
-      </Suspense>
+      </HydratedApart>
       <ServerRendered id="core-values" render={InsightsSection} />
-      <Suspense>
+      <HydratedApart>
         <ContactSection>
           <EnquiryForm notice={actionData?.notice ?? enquiry.notice} lastResult={actionData?.result} />
         </ContactSection>
-      </Suspense>
+      </HydratedApart>
     </HomeContentProvider>
   );
 }
