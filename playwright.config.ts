@@ -33,6 +33,8 @@ export default defineConfig<object, NodeLineOptions>({
   projects: [
     {
       name: "chromium",
+      // Tests tagged @node-24-only run in the other project only (their twins on another store run here).
+      grepInvert: /@node-24-only/,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } },
     },
     // What ships: the process-level tests (tagged @process) again, with the server on the
