@@ -169,7 +169,11 @@ test.describe("with JavaScript", () => {
       await expect(form.notice).toHaveText(NOTICE.sent);
       await expectFormValues(page, EMPTY);
       await expect.poll(() => requestsFor(fake, values.name).length).toBeGreaterThanOrEqual(1);
-      await expect.poll(() => app.output()).toContain(`"status":503,"cause":"EmailJS answered 503: EmailJS or the mail server failed","said":"Service Unavailable"`);
+      await expect
+        .poll(() => app.output())
+        .toContain(
+          `"status":503,"cause":"EmailJS answered 503: EmailJS or the mail server failed","said":"Service Unavailable"`,
+        );
       expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
       expect((await healthDetails(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
 
