@@ -40,6 +40,7 @@ const LAYERS = [
       "^app/env[.]server[.]ts$",
       "^app/tracking-parameters[.]server[.]ts$",
       "^app/webhook-url[.]server[.]ts$",
+      "^app/network-errors[.]ts$",
       "^app/privacy-notice/",
       "^app/images/",
       "^app/styles/",

@@ -16,10 +16,12 @@ PRIVATE_RANGES.addSubnet("fc00::", 7, "ipv6");
 /**
  * Whether a URL's host name (as `new URL` gives it: lower case, an IPv6 address in brackets) is
  * `localhost` or an address in a loopback or private range. A host name other than `localhost`
- * is not: where it points is up to the DNS.
+ * is not: where it points is up to the DNS. `localhost.` (with the final dot of a fully
+ * qualified name) is not either: the resolver skips /etc/hosts for it and asks the DNS.
+ * (`127.0.0.1.` needs no rule: `new URL` reads an address with a final dot as the address.)
  */
 export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const host = hostname.replace(/^\[(.*)\]$/, "$1");
   if (host === "localhost") return true;
   const family = isIP(host);
   return family !== 0 && PRIVATE_RANGES.check(host, family === 4 ? "ipv4" : "ipv6");
@@ -48,6 +50,12 @@ export function checkWebhookUrl(value: string): { ok: true; url: string } | { ok
   if (url.protocol === "https:") return { ok: true, url: url.href };
   if (url.protocol !== "http:") return { ok: false, reason: "must be an https URL" };
   if (isPrivateHost(url.hostname)) return { ok: true, url: url.href };
+  if (/^localhost\.+$/.test(url.hostname)) {
+    return {
+      ok: false,
+      reason: `plain http is accepted only to a loopback or private address, and ${url.host} is looked up through the DNS, not /etc/hosts: write localhost without the final dot, or 127.0.0.1`,
+    };
+  }
   return {
     ok: false,
     reason: `plain http is accepted only to a loopback or private address, and ${url.host} is neither; use https`,

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openCommandDatabase } from "~/db/command-database.server";
+import { describeDatabaseError } from "~/db/error-words.server";
 import { parseEnv } from "~/env.server";
 import { PREVIOUS_VITALS_FILE, VITALS_FILE } from "~/vitals/folder-store.server";
 import type { VitalsRecord } from "~/vitals/metrics";
@@ -32,9 +33,7 @@ async function fromDatabase(url: string): Promise<VitalsRecord[]> {
   try {
     return await readPostgresRecords(database, new Date(now.getTime() - SUMMARY_WINDOW_MS));
   } catch (error) {
-    console.error(
-      `vitals: cannot read the database at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    console.error(`vitals: cannot read the database at DATABASE_URL: ${describeDatabaseError(error)}`);
     process.exit(1);
   } finally {
     await database.stop();

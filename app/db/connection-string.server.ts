@@ -1,6 +1,7 @@
 /**
  * DATABASE_URL as the operator wrote it: checked before any connection, and described by its
- * host, port and database only, so no log line, error or `/healthz` answer can carry the secret.
+ * host, port and database only, so no log line, error or `/healthz` answer can carry the secret
+ * (an error is told by its code and fixed words: ~/db/error-words.server).
  */
 export type ConnectionString =
   | {
@@ -8,8 +9,6 @@ export type ConnectionString =
       url: string;
       /** `DATABASE_URL (host db, port 5432, database site)`: what log lines name. */
       described: string;
-      /** The password in every form an error could echo it: as written, decoded, the whole URL. */
-      secrets: readonly string[];
     }
   | { ok: false; problem: string };
 
@@ -49,23 +48,11 @@ export function parseConnectionString(raw: string): ConnectionString {
   if (host === "") return { ok: false, problem: "names no host" };
   const port = url.searchParams.get("port") ?? (url.port || "5432");
   const database = decodeURIComponent(url.pathname.slice(1));
-  const password = decodeURIComponent(url.password);
-  const userinfo = authority !== -1 && at > authority ? raw.slice(authority + 2, at) : "";
-  const written = userinfo.includes(":") ? userinfo.slice(userinfo.indexOf(":") + 1) : "";
   return {
     ok: true,
     url: raw,
     described: `DATABASE_URL (host ${host}, port ${port}${database ? `, database ${database}` : ""})`,
-    secrets: [raw, password, url.password, written, url.searchParams.get("password") ?? ""],
   };
-}
-
-/** `text` with every secret replaced by `***`, for errors that might echo one. */
-export function withoutSecrets(text: string, secrets: readonly string[]): string {
-  return [...secrets]
-    .filter((secret) => secret !== "")
-    .sort((a, b) => b.length - a.length)
-    .reduce((masked, secret) => masked.split(secret).join("***"), text);
 }
 
 function notAUrl(): ConnectionString {

@@ -3,7 +3,8 @@
  * its time limits.
  */
 import pg, { type Pool, type PoolClient, type QueryResult, type QueryResultRow } from "pg";
-import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
+import { parseConnectionString } from "~/db/connection-string.server";
+import { describeDatabaseError } from "~/db/error-words.server";
 import { describeMigration, type Migration, type MigrationOutcome, migrate } from "~/db/migrate.server";
 
 /** `connecting` until the first connection and migration succeed; then `ok` or `unreachable`. */
@@ -110,9 +111,8 @@ export function createDatabase(options: {
 }): Database {
   const { poolSize, migrations, log = console.error } = options;
   const parsed = parseConnectionString(options.url);
-  const secrets = parsed.ok ? parsed.secrets : [];
-  const causeOf = (error: unknown) =>
-    withoutSecrets(error instanceof Error ? error.message || String(error) : String(error), secrets);
+  // By its code and fixed words, never the server's message (~/db/error-words.server).
+  const causeOf = describeDatabaseError;
 
   let state: DatabaseState = parsed.ok
     ? { status: "connecting" }

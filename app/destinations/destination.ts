@@ -6,7 +6,11 @@ export type DestinationName = (typeof DESTINATIONS)[number];
 export interface DeliveryError {
   /** The HTTP status the receiver answered with; absent when it never answered. */
   status?: number;
-  /** One short line (`HTTP 503`, `connection refused (ECONNREFUSED)`), never a receiver's body. */
+  /**
+   * One short line in the site's words (`HTTP 503`, `connection refused (ECONNREFUSED)`,
+   * `EmailJS answered 412: the mail account must be reconnected in EmailJS`), never a
+   * receiver's body nor EmailJS's text: alerts and `lead.failed` events carry it.
+   */
   cause: string;
 }
 

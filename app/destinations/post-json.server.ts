@@ -2,6 +2,7 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { DeliveryResult } from "~/destinations/destination";
+import { describeNetworkError } from "~/network-errors";
 
 /** How long a receiver has to answer a POST (its status line) before the attempt counts as failed. */
 export const POST_TIMEOUT_MS = 10_000;
@@ -12,28 +13,6 @@ export const MAX_RETRY_AFTER_MS = 15 * 60_000;
 export type PostAnswer =
   | { answered: true; status: number; retryAfter?: string }
   | { answered: false; cause: string };
-
-/** Network errors by code, in words an operator reads at a glance. */
-const NETWORK_CAUSES: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  EPIPE: "connection reset",
-  ETIMEDOUT: "connection timed out",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ENOTFOUND: "host name not found",
-  EAI_AGAIN: "host name lookup failed",
-};
-
-/**
- * One short line for a network error, from its code: never its message, which may hold more
- * of the URL than the host.
- */
-function describeNetworkError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (!code) return error instanceof Error ? error.name : "network error";
-  return `${NETWORK_CAUSES[code] ?? (/CERT|TLS|SSL/.test(code) ? "TLS failed" : "network error")} (${code})`;
-}
 
 /**
  * POSTs `body` to `url` once, with node's own http/https: a redirect is an answer like any

@@ -3,6 +3,7 @@
  * PostgreSQL record.
  */
 import type { Database } from "~/db/database.server";
+import { describeDatabaseError } from "~/db/error-words.server";
 import { within } from "~/db/within.server";
 
 /**
@@ -37,7 +38,9 @@ export function createPostgresNoticeClaims(database: Database, log: (line: strin
         .then((result) => (result.rowCount === 1 ? "marked" : "taken"))
         .catch((error: unknown) => {
           if (error instanceof Error && error.name !== "DatabaseUnavailableError") {
-            log(`notices: cannot record a claim in the database (${error.message}); the notice is shown`);
+            log(
+              `notices: cannot record a claim in the database (${describeDatabaseError(error)}); the notice is shown`,
+            );
           }
           return "unmarked" as const;
         });

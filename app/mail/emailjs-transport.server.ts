@@ -1,6 +1,6 @@
 /** The mail transport that sends a lead to the agency through EmailJS's Node SDK, within a time limit. */
 import { EmailJSResponseStatus, init, send } from "@emailjs/nodejs";
-import { describeCause } from "~/mail/failures.server";
+import { emailJsFailure } from "~/mail/failures.server";
 import { toTemplateParams } from "~/mail/template-params";
 import type { MailTransport, SendResult } from "~/mail/types";
 
@@ -25,7 +25,7 @@ export interface EmailJsConfig {
 export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof send = send): MailTransport {
   init({ origin: config.origin });
   const timeoutMs = Math.min(config.timeoutMs ?? EMAILJS_TIMEOUT_MS, EMAILJS_TIMEOUT_MS);
-  const redact = (text: string) =>
+  const withoutKey = (text: string) =>
     config.privateKey ? text.split(config.privateKey).join("[private key]") : text;
 
   return {
@@ -43,8 +43,7 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
           if (cause instanceof EmailJSResponseStatus && cause.status >= 200 && cause.status < 300) {
             return { ok: true };
           }
-          const status = cause instanceof EmailJSResponseStatus ? cause.status : undefined;
-          return { ok: false, reason: "rejected", detail: redact(describeRejection(cause)), status };
+          return emailJsFailure(cause, withoutKey);
         },
       );
       let timer: NodeJS.Timeout | undefined;
@@ -66,11 +65,4 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
       }
     },
   };
-}
-
-function describeRejection(cause: unknown): string {
-  if (cause instanceof EmailJSResponseStatus) {
-    return `EmailJS answered ${cause.status}: ${String(cause.text).slice(0, 200)}`;
-  }
-  return describeCause(cause);
 }

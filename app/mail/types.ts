@@ -9,7 +9,13 @@ export type SendResult =
       ok: false;
       /** `misconfigured` is the operator's problem; the others are the provider's. */
       reason: "timeout" | "rejected" | "misconfigured";
+      /**
+       * Why, in the site's own words (`EmailJS answered 412: the mail account must be
+       * reconnected in EmailJS`): what alerts, `lead.failed` events and a lead's last error carry.
+       */
       detail: string;
+      /** What the provider said, redacted (~/mail/redact): for the log line only. */
+      said?: string;
       /** The HTTP status EmailJS answered with (0: no answer, a network error), when it answered. */
       status?: number;
     };

@@ -1,5 +1,6 @@
 /** The PostgreSQL field metrics store: the `vitals` table, behind the field metrics store contract. */
 import type { Database } from "~/db/database.server";
+import { describeDatabaseError } from "~/db/error-words.server";
 import { within } from "~/db/within.server";
 import type { VitalsRecord } from "~/vitals/metrics";
 import { RETENTION_MS, type VitalsStore } from "~/vitals/store.server";
@@ -48,7 +49,7 @@ export function createPostgresVitalsStore(database: Database, log = console.erro
         .catch((error: unknown) => {
           if (!failing && error instanceof Error && error.name !== "DatabaseUnavailableError") {
             log(
-              `vitals: cannot write field metrics to the database (${error.message}); the site keeps serving`,
+              `vitals: cannot write field metrics to the database (${describeDatabaseError(error)}); the site keeps serving`,
             );
           }
           failing = true;

@@ -13,6 +13,38 @@ interface Column {
   readonly cell: (lead: Lead) => string;
 }
 
+/**
+ * The characters a spreadsheet may start a formula with (OWASP's list, with their full-width
+ * forms, which some read as the ASCII ones).
+ */
+const FORMULA_START = "=+\\-@\\t\\r\\uFF1D\\uFF0B\\uFF0D\\uFF20";
+
+/**
+ * Every place a spreadsheet may begin a cell inside a text: its start, and after a `;`, `,`,
+ * tab or line break, where a spreadsheet splitting on another separator than this file's (`;`
+ * in most European locales), or ignoring its quotes, begins a new cell. Where what follows
+ * (after any spaces or double quotes, which a spreadsheet may drop) is a formula character, it
+ * gets a `'`, so that cell is text too.
+ */
+const CELL_STARTING_A_FORMULA = new RegExp(`(?<=^|[;,\\t\\r\\n])(?=[ "]*[${FORMULA_START}])`, "g");
+
+/** A cell a spreadsheet must read as one text, whatever separator it splits on: quoted. */
+const QUOTED = new RegExp(`[;,\\n${FORMULA_START}]`);
+
+/** A text the visitor wrote, made safe for a spreadsheet: no cell of it can start a formula. */
+export function asSpreadsheetText(value: string): string {
+  return value.replace(CELL_STARTING_A_FORMULA, "'");
+}
+
+/**
+ * Digits a spreadsheet must keep as written (a phone's leading zero, all 12 digits of a
+ * number it would show as 9.19877E+11): a leading `'`, the mark Excel, LibreOffice and Google
+ * Sheets read as "this is text" (docs/operations.md). Empty stays empty.
+ */
+export function asSpreadsheetDigits(value: string): string {
+  return value === "" ? "" : `'${asSpreadsheetText(value).replace(/^'/, "")}`;
+}
+
 export const CSV_COLUMNS: readonly Column[] = [
   { header: "id", cell: (lead) => lead.id },
   { header: "received", cell: (lead) => lead.receivedAt },
@@ -22,13 +54,14 @@ export const CSV_COLUMNS: readonly Column[] = [
     header: name,
     cell: (lead: Lead) => lead.destinations[name]?.state ?? "",
   })),
-  { header: "name", cell: (lead) => lead.enquiry.name },
-  { header: "e-mail", cell: (lead) => lead.enquiry.email },
-  { header: "country code", cell: (lead) => lead.enquiry.countryCode },
-  { header: "phone", cell: (lead) => lead.enquiry.phoneNumber },
-  { header: "message", cell: (lead) => lead.enquiry.message },
-  { header: "source", cell: (lead) => describeSource(lead.source) },
-  { header: "click id", cell: (lead) => clickIdOf(lead.source) },
+  // What the visitor (or a campaign link) wrote: no cell of it can start a formula.
+  { header: "name", cell: (lead) => asSpreadsheetText(lead.enquiry.name) },
+  { header: "e-mail", cell: (lead) => asSpreadsheetText(lead.enquiry.email) },
+  { header: "country code", cell: (lead) => asSpreadsheetDigits(lead.enquiry.countryCode) },
+  { header: "phone", cell: (lead) => asSpreadsheetDigits(lead.enquiry.phoneNumber) },
+  { header: "message", cell: (lead) => asSpreadsheetText(lead.enquiry.message) },
+  { header: "source", cell: (lead) => asSpreadsheetText(describeSource(lead.source)) },
+  { header: "click id", cell: (lead) => asSpreadsheetText(clickIdOf(lead.source)) },
 ];
 
 /**
@@ -51,10 +84,10 @@ export async function writeLeadsCsv(
     // Set by hand: csv-stringify stops quoting a lone LF or CR once the record delimiter is given,
     // and a message's own line breaks would then split its row.
     quote_record_delimiter: true,
-    // OWASP's rule against formula injection: a text cell that starts with = + - @, a tab or a
-    // carriage return (or their full-width forms) gets a leading ', so a spreadsheet shows it
-    // as text instead of running it. The visitor wrote these fields.
-    escape_formulas: true,
+    // OWASP's rules against formula injection: the cells are neutralised above (a ' wherever a
+    // cell could start a formula, not only at its start), and a cell holding a separator or a
+    // formula character anywhere is quoted, so a spreadsheet splitting on `,` keeps it whole.
+    quoted_match: QUOTED,
   });
   await pipeline(Readable.from(rows()), csv, out, { end: false });
 }

@@ -72,11 +72,94 @@ test("EmailJS refusing one lead (412) gives one alert at once, naming the lead a
   await expect.poll(() => chat.requests.length).toBe(1);
   expect(chat.requests[0]?.headers["content-type"]).toMatch(/^application\/json/);
   expect(texts(chat)).toEqual([
-    `Lead ${lead?.id} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: Gmail_API: Invalid grant. Please reconnect your Gmail account). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${lead?.id}\`.`,
+    `Lead ${lead?.id} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: the mail account must be reconnected in EmailJS). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${lead?.id}\`.`,
   ]);
   // Nothing more comes for it: no repeat at the next checks.
   await expectCountStays(windowCovering(ALERT_CHECK_MS), () => chat.requests.length, 1);
   expectNoPersonalData(chat, server, [enquiry.name]);
+});
+
+/** A mail server's refusal EmailJS passes on, quoting the address, a name and Slack's control sequences. */
+const SMTP_REFUSAL = {
+  kind: "status",
+  status: 422,
+  text: 'SMTP 550 5.1.1 <victim@example.in>: Recipient address rejected: "Victim Person" unknown <!channel> <@U024BE7LH> @here',
+} as const;
+/** What of it may reach no alert, event, last error or log line. */
+const QUOTED = ["victim@example.in", "Victim Person", "<!channel>", "<@U024BE7LH>", "@here"];
+/** The cause the site writes for it instead. */
+const REFUSED = "EmailJS answered 422: the mail was refused";
+
+test("EmailJS passing on a refusal that quotes an address, a name and <!channel>: the alert, lead.failed, npm run leads and the log carry the site's words", async ({
+  fake,
+  folder,
+  chat,
+  serverNode,
+}) => {
+  const secret = `whsec_${Buffer.from("alerts-spec-webhook-secret-32byte").toString("base64")}`;
+  const hook = await startWebhookReceiver({ secret });
+  fake.respondWith(SMTP_REFUSAL);
+  const server = await startServer({
+    node: serverNode,
+    env: {
+      ...emailJsAppEnv(fake, folder),
+      ALERT_WEBHOOK_URL: chat.url,
+      LEAD_WEBHOOK_URL: hook.url,
+      LEAD_WEBHOOK_SECRET: secret,
+    },
+  });
+  try {
+    const enquiry = validEnquiry();
+    expect((await postEnquiry(server.url, enquiry)).status).toBe(303);
+    await expect.poll(() => chat.requests.length).toBe(1);
+    const failed = () =>
+      hook.requests.map((request) => request.body).filter((body) => body.includes('"lead.failed"'));
+    await expect.poll(() => failed().length).toBe(1);
+    const [lead] = readLeads(folder);
+
+    // The chat: the status and the site's words.
+    const [alert = ""] = texts(chat);
+    expect(alert).toContain(`(${REFUSED})`);
+    // The event: the status as a number and the same words.
+    expect(JSON.parse(failed()[0] ?? "{}")).toMatchObject({
+      type: "lead.failed",
+      data: { id: lead?.id, destination: "emailjs", lastError: { status: 422, cause: REFUSED } },
+    });
+    // The lead's last error, as stored and as `npm run leads` shows it.
+    expect(lead?.destinations?.emailjs?.lastError).toBe(REFUSED);
+    const table = (await leadsCli(folder, [])).stdout;
+    const json = (await leadsCli(folder, ["--json"])).stdout;
+    expect(table).toContain(`emailjs failed (1, ${REFUSED})`);
+    expect(JSON.parse(json.trim())).toMatchObject({ lastError: REFUSED });
+    // The log keeps what EmailJS said, without the address, the name or the mentions.
+    const mailLine = server
+      .output()
+      .split("\n")
+      .find((line) => line.startsWith('{"event":"mail"'));
+    expect(JSON.parse(mailLine ?? "{}")).toEqual({
+      event: "mail",
+      transport: "emailjs",
+      outcome: "rejected",
+      status: 422,
+      cause: REFUSED,
+      said: "SMTP 550 5.1.1 […]: Recipient address rejected: […] unknown […] […] [mention]",
+    });
+    for (const [where, text] of [
+      ["the alert", texts(chat).join("\n")],
+      ["lead.failed", failed().join("\n")],
+      ["npm run leads", table],
+      ["npm run leads --json", json],
+      ["the log", server.output()],
+    ] as const) {
+      for (const quoted of QUOTED) expect(text, `${where} holds ${quoted}`).not.toContain(quoted);
+    }
+    // Nothing a chat reads as markup (Slack's <…>) in what goes out.
+    expect(`${texts(chat).join("")}${failed().join("")}`).not.toMatch(/[<>]/);
+    expectNoPersonalData(chat, server, [enquiry.name]);
+  } finally {
+    await server.stop();
+    await hook.close();
+  }
 });
 
 test("ten refused leads in the hour: one alert at once and no more until the hour's follow-up; a chat that hangs holds up no lead", async ({

@@ -169,7 +169,11 @@ test.describe("with JavaScript", () => {
       await expect(form.notice).toHaveText(NOTICE.sent);
       await expectFormValues(page, EMPTY);
       await expect.poll(() => requestsFor(fake, values.name).length).toBeGreaterThanOrEqual(1);
-      await expect.poll(() => app.output()).toContain("EmailJS answered 503: Service Unavailable");
+      await expect
+        .poll(() => app.output())
+        .toContain(
+          `"status":503,"cause":"EmailJS answered 503: EmailJS or the mail server failed","said":"Service Unavailable"`,
+        );
       expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
       expect((await healthDetails(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
 
@@ -198,7 +202,7 @@ test.describe("with JavaScript", () => {
       const lead = leadNamed(storeDir, values.name);
       expect(lead).toMatchObject({
         attempts: 1,
-        lastError: "EmailJS answered 400: The template ID is invalid",
+        lastError: "EmailJS answered 400: template not found: check EMAILJS_TEMPLATE_ID",
       });
       await expect
         .poll(() => app.output())
@@ -209,10 +213,10 @@ test.describe("with JavaScript", () => {
       const row = table.split("\n").find((line) => line.includes(values.name));
       // Its state, and at its end each destination's: EmailJS's with its attempts and last error.
       expect(row).toMatch(
-        /\sfailed\s.*\semailjs failed \(1, EmailJS answered 400: The template ID is invalid\)$/,
+        /\sfailed\s.*\semailjs failed \(1, EmailJS answered 400: template not found: check EMAILJS_TEMPLATE_ID\)$/,
       );
       expect(row).toContain(values.email);
-      expect(row).toContain("EmailJS answered 400: The template ID is invalid");
+      expect(row).toContain("EmailJS answered 400: template not found: check EMAILJS_TEMPLATE_ID");
       const json = (await runLeadsCli(storeDir, ["--json"]))
         .trimEnd()
         .split("\n")
@@ -220,7 +224,7 @@ test.describe("with JavaScript", () => {
       expect(json.find((entry) => entry.id === lead?.id)).toMatchObject({
         state: "failed",
         attempts: 1,
-        lastError: "EmailJS answered 400: The template ID is invalid",
+        lastError: "EmailJS answered 400: template not found: check EMAILJS_TEMPLATE_ID",
         ...values,
       });
 

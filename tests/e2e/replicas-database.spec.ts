@@ -108,7 +108,7 @@ test("npm run vitals with a database it cannot reach: one line with the cause, e
   )) as { code: number; stderr: string } | null;
   expect(failure?.code).toBe(1);
   expect(failure?.stderr.trim()).toMatch(
-    /^vitals: cannot connect to DATABASE_URL \(host 127\.0\.0\.1, port \d+, database \w+\): password authentication failed for user "postgres"; start the database or fix DATABASE_URL$/,
+    /^vitals: cannot connect to DATABASE_URL \(host 127\.0\.0\.1, port \d+, database \w+\): password authentication failed \(28P01\); start the database or fix DATABASE_URL$/,
   );
   expect(failure?.stderr).not.toContain("wrong-pass-5e1");
 });

@@ -2,8 +2,9 @@ import { type AddressInfo, createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
-import { parseConnectionString, withoutSecrets } from "~/db/connection-string.server";
+import { parseConnectionString } from "~/db/connection-string.server";
 import { createDatabase, DatabaseUnavailableError } from "~/db/database.server";
+import { describeDatabaseError } from "~/db/error-words.server";
 import { readMigrations } from "~/db/migrations.server";
 import { gate } from "../support/gate";
 import { migrationsFolder } from "../support/migrations-folder";
@@ -72,12 +73,61 @@ describe("DATABASE_URL", () => {
     });
   });
 
-  test("an error echoing the password, as written or decoded, or the URL, is masked", () => {
-    const raw = "postgres://site:s3cr%40t@db.example.com/site?password=other-9f2";
-    const parsed = parseConnectionString(raw);
-    if (!parsed.ok) throw new Error(parsed.problem);
-    const echoed = withoutSecrets(`failed: ${raw} s3cr%40t s3cr@t other-9f2`, parsed.secrets);
-    expect(echoed).toBe("failed: *** *** *** ***");
+  test.each([
+    [
+      "a wrong password",
+      { code: "28P01", message: 'password authentication failed for user "site"' },
+      "password authentication failed (28P01)",
+    ],
+    [
+      "a missing database",
+      { code: "3D000", message: 'database "site" does not exist' },
+      "database does not exist (3D000)",
+    ],
+    [
+      "a role refused",
+      { code: "28000", message: 'role "e" does not exist' },
+      "the role may not log in here (pg_hba.conf, or no such role) (28000)",
+    ],
+    [
+      "an unknown code of a known class",
+      { code: "53999", message: "e e e" },
+      "the database lacks resources (53999)",
+    ],
+    ["an unknown class", { code: "P0001", message: "raised: e" }, "PostgreSQL refused it (P0001)"],
+    [
+      "a refused connection",
+      { code: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:5432" },
+      "connection refused (ECONNREFUSED)",
+    ],
+    [
+      "an unknown host",
+      { code: "ENOTFOUND", message: "getaddrinfo ENOTFOUND db.e" },
+      "host name not found (ENOTFOUND)",
+    ],
+    [
+      "a closed socket (a five-letter errno)",
+      { code: "EPIPE", message: "write EPIPE" },
+      "connection reset (EPIPE)",
+    ],
+    [
+      "an untrusted certificate",
+      { code: "SELF_SIGNED_CERT_IN_CHAIN", message: "self-signed certificate in certificate chain" },
+      "the server's certificate is not trusted (SELF_SIGNED_CERT_IN_CHAIN)",
+    ],
+    [
+      "pg's own connection timeout",
+      { message: "Connection terminated due to connection timeout" },
+      "no connection within the time limit",
+    ],
+    [
+      "an error without a code",
+      { message: "password e in the text" },
+      "an error the site does not know (Error, no code)",
+    ],
+  ])("%s is told by its code and fixed words, never its message", (_, fields, said) => {
+    const error = Object.assign(new Error(fields.message), "code" in fields ? { code: fields.code } : {});
+    expect(describeDatabaseError(error)).toBe(said);
   });
 
   test("a misread password is refused in one line, without connecting where the parser would have", async () => {
@@ -221,6 +271,34 @@ describe("the database", () => {
       /^database: cannot connect to DATABASE_URL \(host 127\.0\.0\.1, port \d+, database postgres\): password authentication failed/,
     );
     expect(lines.join("\n")).not.toContain("wrong-pass-9c1e");
+    await database.stop();
+  });
+
+  test("a one-letter password that is wrong: the line names the code and fixed words, with no letter masked", async () => {
+    // Masking the password `e` in the server's text read `password auth***ntication fail***d`.
+    const role = `site_e_${Date.now()}`;
+    await postgres.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'right-one'`);
+    const url = `postgres://${role}:e@127.0.0.1:${postgres.port}/postgres`;
+    const { database, lines } = startDatabase(url, 1);
+    await expect.poll(() => database.state().status).toBe("unreachable");
+    expect(database.state()).toEqual({
+      status: "unreachable",
+      cause: "password authentication failed (28P01)",
+    });
+    await expect(database.query("SELECT 1")).rejects.toThrow(
+      "the database is unreachable (password authentication failed (28P01))",
+    );
+    expect(lines).toEqual([
+      `database: cannot connect to DATABASE_URL (host 127.0.0.1, port ${postgres.port}, database postgres): password authentication failed (28P01); pages are served, enquiries are sent directly or refused, and connecting is retried`,
+    ]);
+    await database.stop();
+  });
+
+  test("a missing database is said by its code, never the server's text naming it", async () => {
+    const { database, lines } = startDatabase(postgres.url("no_such_e"), 1);
+    await expect.poll(() => database.state().status).toBe("unreachable");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/: database does not exist \(3D000\); pages are served/);
     await database.stop();
   });
 

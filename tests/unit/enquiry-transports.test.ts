@@ -57,37 +57,99 @@ describe("EmailJS transport", () => {
 
   it.each([
     [
-      "an EmailJSResponseStatus",
+      "an EmailJSResponseStatus it knows",
       new EmailJSResponseStatus(400, "The service ID is invalid"),
-      /EmailJS answered 400: The service ID is invalid/,
+      "EmailJS answered 400: service not found: check EMAILJS_SERVICE_ID",
       400,
     ],
-    ["a 429", new EmailJSResponseStatus(429, "Too Many Requests"), /EmailJS answered 429/, 429],
-    ["a network status", new EmailJSResponseStatus(), /EmailJS answered 0: Network Error/, 0],
-    ["an Error", new Error("connect ECONNREFUSED 127.0.0.2:443"), /Error: connect ECONNREFUSED/, undefined],
-    ["a string", "The public key is required.", /The public key is required/, undefined],
-    ["something else", { weird: true }, /unknown cause/, undefined],
+    [
+      "Gmail's revoked grant",
+      new EmailJSResponseStatus(412, "Gmail_API: Invalid grant. Please reconnect your Gmail account"),
+      "EmailJS answered 412: the mail account must be reconnected in EmailJS",
+      412,
+    ],
+    [
+      "API calls off for servers",
+      new EmailJSResponseStatus(403, "API calls are disabled for non-browser applications"),
+      "EmailJS answered 403: API calls from a server are off: allow them in EmailJS's Account > Security",
+      403,
+    ],
+    [
+      "an answer it does not know",
+      new EmailJSResponseStatus(422, "550 5.1.1 <x@example.in> unknown"),
+      "EmailJS answered 422: the mail was refused",
+      422,
+    ],
+    [
+      "a 429",
+      new EmailJSResponseStatus(429, "Too Many Requests"),
+      "EmailJS answered 429: a sending limit was reached",
+      429,
+    ],
+    [
+      "a 503",
+      new EmailJSResponseStatus(503, "<html>busy</html>"),
+      "EmailJS answered 503: EmailJS or the mail server failed",
+      503,
+    ],
+    ["a network status", new EmailJSResponseStatus(), "no answer from EmailJS", 0],
+    [
+      "a network error",
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.2:443"), { code: "ECONNREFUSED" }),
+      "EmailJS not reached: connection refused (ECONNREFUSED)",
+      undefined,
+    ],
+    [
+      "an Error without a code",
+      new Error("socket hang up at victim@example.in"),
+      "the send failed (Error)",
+      undefined,
+    ],
+    [
+      "a string",
+      "The public key is required. Visit https://dashboard.emailjs.com/admin/account",
+      "EmailJS's library: public key refused: check EMAILJS_PUBLIC_KEY",
+      undefined,
+    ],
+    ["something else", { weird: true }, "the send failed (unknown cause)", undefined],
   ])(
-    "maps a rejection with %s to a failure with its cause and status",
+    "maps a rejection with %s to a failure in the site's words and its status",
     async (_kind, cause, detail, status) => {
       const sendEmail = vi.fn<SendFn>(() => Promise.reject(cause));
       const result = await createEmailJsTransport(config, sendEmail).send(enquiry);
-      expect(result).toMatchObject({ ok: false, reason: "rejected", detail: expect.stringMatching(detail) });
+      expect(result).toMatchObject({ ok: false, reason: "rejected", detail });
       expect(result.ok ? undefined : result.status).toBe(status);
     },
   );
+
+  it("keeps EmailJS's own text for the log only, without the addresses, quoted names and chat mentions it quotes", async () => {
+    const refusal =
+      'SMTP 550 5.1.1 <victim@example.in>: Recipient "Victim Person" rejected; ping <!channel> <@U024BE7LH> @here, or victim@example.in';
+    const sendEmail = vi.fn<SendFn>(() => Promise.reject(new EmailJSResponseStatus(422, refusal)));
+    const result = await createEmailJsTransport(config, sendEmail).send(enquiry);
+    expect(result).toEqual({
+      ok: false,
+      reason: "rejected",
+      status: 422,
+      detail: "EmailJS answered 422: the mail was refused",
+      said: "SMTP 550 5.1.1 […]: Recipient […] rejected; ping […] […] [mention], or [address]",
+    });
+  });
 
   it("counts any 2xx answer as sent (the SDK rejects all but 200)", async () => {
     const sendEmail = vi.fn<SendFn>(() => Promise.reject(new EmailJSResponseStatus(202, "Accepted")));
     expect(await createEmailJsTransport(config, sendEmail).send(enquiry)).toEqual({ ok: true });
   });
 
-  it("never reports the private key, even when a cause echoes it", async () => {
-    const sendEmail = vi.fn<SendFn>(() =>
-      Promise.reject(new EmailJSResponseStatus(403, `bad accessToken very-secret-private-key`)),
-    );
-    const result = await createEmailJsTransport(config, sendEmail).send(enquiry);
-    expect(JSON.stringify(result)).not.toContain("very-secret-private-key");
+  it("never reports the private key, even when a cause echoes it or the log's cut would halve it", async () => {
+    for (const text of [
+      "bad accessToken very-secret-private-key",
+      `${"x".repeat(190)} very-secret-private-key`,
+    ]) {
+      const sendEmail = vi.fn<SendFn>(() => Promise.reject(new EmailJSResponseStatus(403, text)));
+      const result = await createEmailJsTransport(config, sendEmail).send(enquiry);
+      expect(JSON.stringify(result)).not.toMatch(/very-secret|private-key/);
+    }
   });
 
   it("fails after the timeout when EmailJS never answers, and later answers do no harm", async () => {

@@ -213,6 +213,27 @@ describe("parseEnv", () => {
       }
     });
 
+    it.each([
+      ["http://localhost.:5678/t0ken", "localhost.:5678"],
+      ["http://LOCALHOST./t0ken", "localhost."],
+      ["http://localhost..:5678/t0ken", "localhost..:5678"],
+    ])("refuses plain http to %s: the resolver asks the DNS, not /etc/hosts, for it", (url, host) => {
+      for (const name of ["LEAD_WEBHOOK_URL", "ALERT_WEBHOOK_URL"] as const) {
+        const { env, lines } = parse({ [name]: url, LEAD_WEBHOOK_SECRET: secret });
+        expect(env[name]).toBeUndefined();
+        expect(lines[0]).toBe(
+          `config: ${name} is invalid (plain http is accepted only to a loopback or private address, and ${host} is looked up through the DNS, not /etc/hosts: write localhost without the final dot, or 127.0.0.1); ${name === "ALERT_WEBHOOK_URL" ? "no alert is sent" : "no lead is sent to the webhook"} until it is fixed`,
+        );
+        expect(lines.join("\n")).not.toContain("t0ken");
+      }
+    });
+
+    it("takes https to localhost. (TLS checks the name, wherever the DNS points it)", () => {
+      const { env, lines } = parse({ ALERT_WEBHOOK_URL: "https://localhost.:8443/hook" });
+      expect(lines).toEqual([]);
+      expect(env.ALERT_WEBHOOK_URL).toBe("https://localhost.:8443/hook");
+    });
+
     it.each(["not a url", "ftp://files.example.in/t0ken", "hooks.slack.com/services/t0ken"])(
       "refuses %j as no https URL, without showing it",
       (url) => {

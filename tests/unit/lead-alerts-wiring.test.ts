@@ -12,7 +12,7 @@ const ids = Array.from(
   { length: 10 },
   (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
 );
-const refused = "EmailJS answered 412: Gmail_API: Invalid grant";
+const refused = "EmailJS answered 412: the mail account must be reconnected in EmailJS";
 
 beforeEach(() => {
   vi.useFakeTimers({ now: Date.parse("2026-03-02T09:00:00Z") });

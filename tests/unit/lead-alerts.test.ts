@@ -9,7 +9,10 @@ const ids = Array.from(
   { length: 12 },
   (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
 );
-const refused = { status: 412, cause: "EmailJS answered 412: Gmail_API: Invalid grant" };
+const refused = {
+  status: 412,
+  cause: "EmailJS answered 412: the mail account must be reconnected in EmailJS",
+};
 
 function policyAt(alertAfterMinutes = 30) {
   let time = Date.parse("2026-03-02T09:00:00Z");
@@ -27,7 +30,7 @@ describe("alert policy", () => {
       error: refused,
     });
     expect(first).toEqual([
-      `Lead ${ids[0]} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: Gmail_API: Invalid grant). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${ids[0]}\`.`,
+      `Lead ${ids[0]} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: the mail account must be reconnected in EmailJS). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${ids[0]}\`.`,
     ]);
     for (const leadId of ids.slice(1, 10)) {
       advance(5 * MINUTE);

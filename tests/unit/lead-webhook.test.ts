@@ -210,7 +210,10 @@ describe("lead.failed and lead.erased", () => {
       leadId: lead.id,
       destination: "emailjs" as const,
       attempts: 3,
-      lastError: { status: 412, cause: "EmailJS answered 412: Gmail_API: Invalid grant" },
+      lastError: {
+        status: 412,
+        cause: "EmailJS answered 412: the mail account must be reconnected in EmailJS",
+      },
       failedAt: "2026-03-02T10:00:00.000Z",
     };
     expect(await sender.send(leadFailed(failure))).toEqual({ ok: true });

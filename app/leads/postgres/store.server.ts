@@ -1,6 +1,7 @@
 /** The PostgreSQL lead store: the `leads` and `erasures` tables, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/database.server";
+import { describeDatabaseError } from "~/db/error-words.server";
 import type { DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import {
@@ -296,7 +297,7 @@ function createWriteRecord(now: () => Date, onWrite: (error: unknown) => void) {
         last = {
           ok: false,
           at: now().getTime(),
-          error: error instanceof Error ? error.message : String(error),
+          error: describeDatabaseError(error),
         };
         onWrite(error);
         throw error;
