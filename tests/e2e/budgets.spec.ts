@@ -5,7 +5,21 @@ import { scrollThrough } from "../support/scroll";
 
 /** Gzipped bytes, at level 9 so the figure is the same on every run and machine. */
 const KB = 1024;
-const budgets = { initialJs: 100 * KB, allJs: 140 * KB, vitalsJs: 4 * KB, css: 12 * KB, html: 20 * KB };
+
+/**
+ * typed.js 2.1.0 and its options, the chunk that types the hero's word: fetched with import()
+ * as soon as the page has hydrated, so it counts as JS before interaction, and that budget rose
+ * by exactly this, its weight measured on 2026-11-27 (docs/decisions/027-typed-js.md).
+ */
+const typedJs = 3_104;
+const budgets = {
+  initialJs: 100 * KB + typedJs,
+  typedJs,
+  allJs: 140 * KB,
+  vitalsJs: 4 * KB,
+  css: 12 * KB,
+  html: 20 * KB,
+};
 
 /**
  * The field-metrics reporter (app/vitals) is fetched once the page has loaded and the browser
@@ -13,6 +27,7 @@ const budgets = { initialJs: 100 * KB, allJs: 140 * KB, vitalsJs: 4 * KB, css: 1
  * loads and has a budget of its own, not towards the JS before interaction.
  */
 const VITALS_CHUNK = /\/report-vitals\.client-[^/]+\.js$/;
+const TYPED_CHUNK = /\/hero-typing\.client-[^/]+\.js$/;
 
 type Kind = "js" | "css" | "html";
 
@@ -40,13 +55,15 @@ function recordTransfers(page: Page) {
   });
   return async () => {
     await Promise.all(pending);
-    const total = (kind: Kind, exclude?: RegExp) =>
+    /** The gzipped bytes of one kind, from the files whose path `counts`. */
+    const total = (kind: Kind, counts: (path: string) => boolean = () => true) =>
       [...sizes]
-        .filter(([url, entry]) => entry.kind === kind && !exclude?.test(new URL(url).pathname))
+        .filter(([url, entry]) => entry.kind === kind && counts(new URL(url).pathname))
         .reduce((sum, [, entry]) => sum + entry.gzip, 0);
     return {
       js: total("js"),
-      jsWithoutVitals: total("js", VITALS_CHUNK),
+      typedJs: total("js", (path) => TYPED_CHUNK.test(path)),
+      jsWithoutVitals: total("js", (path) => !VITALS_CHUNK.test(path)),
       css: total("css"),
       html: total("html"),
       files: new Map(sizes),
@@ -66,8 +83,10 @@ test("the home page stays within its byte budgets (gzip -9)", async ({ page }) =
   const vitalsLoaded = page.waitForResponse((response) =>
     VITALS_CHUNK.test(new URL(response.url()).pathname),
   );
+  const typedLoaded = page.waitForResponse((response) => TYPED_CHUNK.test(new URL(response.url()).pathname));
   await page.goto("/");
   await page.waitForFunction(() => "__remixRouter" in window);
+  await typedLoaded;
   await page.waitForLoadState("networkidle");
   const initial = await measure();
 
@@ -84,6 +103,7 @@ test("the home page stays within its byte budgets (gzip -9)", async ({ page }) =
     [
       "home page budgets (gzip -9, 375×812):",
       `  JS before interaction ${against(initial.jsWithoutVitals, budgets.initialJs)}`,
+      `  of which typed.js     ${against(initial.typedJs, budgets.typedJs)}`,
       `  field-metrics reporter, loaded when idle: ${against(vitals, budgets.vitalsJs)}`,
       `  JS ever loaded        ${against(eventually.js, budgets.allJs)}`,
       `  CSS                   ${against(eventually.css, budgets.css)}`,
@@ -98,6 +118,8 @@ test("the home page stays within its byte budgets (gzip -9)", async ({ page }) =
   expect(initial.html, "a document was measured").toBeGreaterThan(0);
   expect(initial.js, "scripts were measured").toBeGreaterThan(0);
   expect(initial.jsWithoutVitals, "JS before interaction").toBeLessThanOrEqual(budgets.initialJs);
+  expect(initial.typedJs, "typed.js was loaded before interaction").toBeGreaterThan(0);
+  expect(initial.typedJs, "typed.js").toBeLessThanOrEqual(budgets.typedJs);
   expect(vitals, "the field-metrics reporter was loaded").toBeGreaterThan(0);
   expect(vitals, "the field-metrics reporter").toBeLessThanOrEqual(budgets.vitalsJs);
   expect(eventually.js, "JS the home page can ever load").toBeLessThanOrEqual(budgets.allJs);

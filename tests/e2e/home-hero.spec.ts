@@ -5,21 +5,40 @@ import { runClockUntil, stopPageClock } from "../support/page-clock";
 const headlineName = "Pioneering Purposeful Digital Products to Elevate Your Business";
 const words = ["Business", "Startup", "Brand"];
 
+/** What the page logs each time the word changes: the word, the page's clock, the layout. */
+interface Change {
+  text: string;
+  at: number;
+  /** The word's box, the heading's size and the top of what follows it, in CSS pixels. */
+  layout: string;
+}
+
 /**
- * Opens the home page with its clock stopped (tests/support/page-clock.ts): the typing and the
+ * Opens the home page with its clock stopped (tests/support/page-clock.ts): typed.js and the
  * word swap move only when the test moves the clock. Every word the page shows is logged as it
- * changes (a MutationObserver), so nothing depends on sampling at the right moment.
+ * changes (a MutationObserver), with the page's time and the heading's layout then, so nothing
+ * depends on sampling at the right moment.
  */
 async function openWithStoppedClock(page: Page) {
   await stopPageClock(page);
   await page.addInitScript(() => {
-    const log: string[] = [];
-    Object.assign(window, { __typedWords: log });
+    const log = { words: [] as string[], changes: [] as Change[] };
+    Object.assign(window, { __typed: log });
     new MutationObserver(() => {
       const target = document.querySelector("[data-typed-target]");
-      const current = (window as unknown as { __typedWords: string[] }).__typedWords;
+      const heading = target?.closest("h1");
+      const current = (window as unknown as { __typed: typeof log }).__typed;
       const text = target?.textContent ?? "";
-      if (target && current[current.length - 1] !== text) current.push(text);
+      if (!target || !heading || current.words[current.words.length - 1] === text) return;
+      const word = target.closest("[data-typed-word]")?.getBoundingClientRect();
+      const box = heading.getBoundingClientRect();
+      const next = heading.nextElementSibling?.getBoundingClientRect().top ?? 0;
+      current.words.push(text);
+      current.changes.push({
+        text,
+        at: Date.now(),
+        layout: `word ${word?.width}×${word?.height}, heading ${box.width}×${box.height}, then ${next}`,
+      });
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
   await page.goto("/");
@@ -27,21 +46,26 @@ async function openWithStoppedClock(page: Page) {
 
 /** The words shown since the log was last restarted, each change once. */
 function shownWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { __typedWords: string[] }).__typedWords);
+  return page.evaluate(() => (window as unknown as { __typed: { words: string[] } }).__typed.words);
+}
+
+/** Each change since the log was last restarted, with its time and layout. */
+function changes(page: Page): Promise<Change[]> {
+  return page.evaluate(() => (window as unknown as { __typed: { changes: Change[] } }).__typed.changes);
 }
 
 /** Restarts the log with the word on screen now. */
 async function restartLog(page: Page) {
   await page.evaluate(() => {
     const text = document.querySelector("[data-typed-target]")?.textContent ?? "";
-    Object.assign(window, { __typedWords: [text] });
+    Object.assign(window, { __typed: { words: [text], changes: [] } });
   });
 }
 
 /**
  * Moves the page's clock on a quarter second at a time until the words shown satisfy `done`.
- * The animation may start late (hydration, the typing chunk's download): that costs real time,
- * never page time the test counts on.
+ * The animation may start late (hydration, typed.js's download): that costs real time, never
+ * page time the test counts on.
  */
 async function runClockUntilShown(page: Page, done: (shown: string[]) => boolean): Promise<string[]> {
   await runClockUntil(page, async () => done(await shownWords(page)), {
@@ -72,7 +96,12 @@ for (const viewport of [
       );
       expect(await cursorAnimations()).toBe(0);
       const seen = await runClockUntilShown(page, (shown) => shown.at(-1) === "Startup");
-      expect(await cursorAnimations()).toBe(1);
+      // typed.js finds the word complete one keystroke (100–150 ms) after its last letter.
+      await runClockUntil(page, async () => (await cursorAnimations()) === 1, {
+        stepMs: 50,
+        message: "the cursor never blinked while 'Startup' rested",
+      });
+      await expect(page.locator("[data-typed-target]")).toHaveText("Startup");
       await expect(cursor).toHaveCount(1);
       await expect(cursor).toHaveAttribute("aria-hidden", "true");
       // Partial words prove typing; 'Startup' follows 'Business'.
@@ -105,6 +134,11 @@ for (const viewport of [
 
 test("the typed word loops: Startup, Brand, then Business typed afresh", async ({ page }) => {
   await openWithStoppedClock(page);
+  // The layout is logged from here: the web font is in, and nothing but the word changes it.
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+  });
+  await restartLog(page);
   const completeWords = (shown: string[]) =>
     shown.filter((text, index) => words.includes(text) && shown[index - 1] !== text);
   const seen = await runClockUntilShown(page, (shown) => completeWords(shown).length >= 4);
@@ -113,6 +147,72 @@ test("the typed word loops: Startup, Brand, then Business typed afresh", async (
   // The second 'Business' was typed, letter by letter, after 'Brand' was deleted.
   const afterBrand = seen.slice(seen.lastIndexOf("Brand"));
   expect(afterBrand).toContain("Bus");
+  // Nothing moved: the word's box and the heading kept their size, and what follows them its
+  // place, at every letter.
+  const layouts = new Set((await changes(page)).map((change) => change.layout));
+  expect(layouts.size, [...layouts].join(" | ")).toBe(1);
+});
+
+test("typed.js types at the specification's pace: 100 ms a letter, 700 ms at rest on a word", async ({
+  page,
+}) => {
+  await openWithStoppedClock(page);
+  await runClockUntilShown(page, (shown) => shown.includes("Brand"));
+  const log = await changes(page);
+  const steps = log.slice(1).map((change, index) => {
+    const before = log[index] ?? change;
+    return { from: before.text, to: change.text, ms: change.at - before.at };
+  });
+  const typing = steps.filter(
+    (step) => step.to.length === step.from.length + 1 && step.to.startsWith(step.from),
+  );
+  const deleting = steps.filter(
+    (step) => step.from.startsWith(step.to) && step.from.length === step.to.length + 1,
+  );
+  // A rest: a word typed whole (not the one on screen before typed.js began), then a letter gone.
+  const rests = deleting.filter(
+    (step) => words.includes(step.from) && typing.some((typed) => typed.to === step.from),
+  );
+  // typed.js waits its typeSpeed, and up to half as long again at random ('humanize'), per letter.
+  expect(typing.length).toBeGreaterThan(5);
+  for (const step of typing) expect(step.ms, `${step.from} to ${step.to}`).toBeGreaterThanOrEqual(100);
+  for (const step of typing) expect(step.ms, `${step.from} to ${step.to}`).toBeLessThanOrEqual(150);
+  for (const step of deleting.filter((step) => !rests.includes(step) && step !== deleting[0])) {
+    // backSpeed 50, humanized the same way.
+    expect(step.ms, `${step.from} to ${step.to}`).toBeGreaterThanOrEqual(50);
+    expect(step.ms, `${step.from} to ${step.to}`).toBeLessThanOrEqual(75);
+  }
+  // At rest: the keystroke that finds the word complete, backDelay (700 ms), then two backspace
+  // steps before a letter goes (typed.js's first one writes the whole word again).
+  expect(rests.length).toBeGreaterThan(0);
+  for (const step of rests) {
+    expect(step.ms, `${step.from} at rest`).toBeGreaterThanOrEqual(100 + 700 + 2 * 50);
+    expect(step.ms, `${step.from} at rest`).toBeLessThanOrEqual(150 + 700 + 2 * 75);
+  }
+});
+
+test("the word is typed by typed.js 2.1 (MIT), not 3 (GPL-3.0), and it adds no style of its own", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/");
+  await expect(page.locator(".typed-cursor")).toHaveCount(1);
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .map((entry) => entry.name)
+      .filter((url) => /\.js$/.test(new URL(url).pathname)),
+  );
+  const bodies = await Promise.all(scripts.map(async (url) => (await request.get(url)).text()));
+  // Only typed.js knows the attribute of the <style> it would insert for its cursor.
+  const typedJs = bodies.filter((body) => body.includes("data-typed-js-cursor-css"));
+  expect(typedJs).toHaveLength(1);
+  // 'shouldBackspace' is the option typed.js 3.0 added.
+  expect(typedJs[0]).not.toContain("shouldBackspace");
+  // autoInsertCss is off: the cursor's style is app.css's (the CSP would refuse typed.js's own,
+  // and the page's fixture reports any violation).
+  await expect(page.locator("style[data-typed-js-cursor-css]")).toHaveCount(0);
+  await expect(page.locator(".typed-cursor")).toHaveCSS("font-weight", "300");
 });
 
 test("the headline animation can be paused and played again (WCAG 2.2.2)", async ({ page }) => {
@@ -120,6 +220,8 @@ test("the headline animation can be paused and played again (WCAG 2.2.2)", async
   await runClockUntilShown(page, (shown) => shown.includes("Startup"));
   await page.getByRole("button", { name: "Pause the headline animation" }).click();
   await expect(page.locator("[data-typed-target]")).toHaveText("Business");
+  // Nothing moves while paused, the cursor included (typed.js's stop() would leave it blinking).
+  await expect(page.locator(".typed-cursor")).toHaveCount(0);
   await restartLog(page);
   await page.clock.runFor(2500);
   expect(new Set(await shownWords(page))).toEqual(new Set(["Business"]));
@@ -131,7 +233,11 @@ test("the headline animation can be paused and played again (WCAG 2.2.2)", async
 test.describe("hero under reduced motion", () => {
   test.use({ contextOptions: { reducedMotion: "reduce" } });
 
-  test("swaps whole words without typing", async ({ page }) => {
+  test("swaps whole words without typing, and never fetches typed.js", async ({ page }) => {
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
     await openWithStoppedClock(page);
     await expect(page.locator("[data-typed-target]")).toHaveText("Business");
     const seen = await runClockUntilShown(
@@ -143,6 +249,11 @@ test.describe("hero under reduced motion", () => {
     expect(seen).toContain("Brand");
     await expect(page.locator(".typed-cursor")).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 1 })).toHaveAccessibleName(headlineName);
+    expect(
+      scripts.some((path) => path.includes("/routes/_index-")),
+      "the home route's script",
+    ).toBe(true);
+    expect(scripts.filter((path) => path.includes("hero-typing"))).toEqual([]);
   });
 });
 

@@ -1,6 +1,5 @@
-/** The hero's rotating word, typed and deleted letter by letter (swapped whole under reduced motion). */
+/** The hero's rotating word, typed and deleted letter by letter by typed.js (swapped whole under reduced motion). */
 import { useEffect, useRef } from "react";
-import { startTyping } from "~/components/home/typing-animation";
 import { usePrefersReducedMotion } from "~/hooks/use-media-query";
 
 /** Under reduced motion the word is swapped whole at this interval. */
@@ -10,7 +9,9 @@ export const wordSwapInterval = 2500;
  * The hero's rotating word. Assistive technology reads the static first word; the animated
  * copy is hidden from it, so nobody hears letters being typed. Every word is stacked,
  * invisibly, in the same grid cell, so the headline never reflows as the word changes.
- * Paused, it shows the first word (WCAG 2.2.2: moving content can be stopped).
+ * Paused, it shows the first word (WCAG 2.2.2: moving content can be stopped). typed.js is
+ * fetched with import() only when it is to type: never without JavaScript, paused or under
+ * reduced motion (docs/decisions/027-typed-js.md).
  */
 export function TypedWord({ words, paused }: { words: readonly [string, ...string[]]; paused: boolean }) {
   const target = useRef<HTMLSpanElement>(null);
@@ -33,9 +34,16 @@ export function TypedWord({ words, paused }: { words: readonly [string, ...strin
       };
     }
 
-    const stop = startTyping(element, words);
+    // Paused, typed.js is destroyed rather than stopped: its stop() leaves a part of a word on
+    // screen and the cursor blinking, and the pause must stop all motion and show the word.
+    let cancelled = false;
+    let destroy: (() => void) | undefined;
+    import("~/components/home/hero-typing.client").then(({ startTyping }) => {
+      if (!cancelled) destroy = startTyping(element, words);
+    });
     return () => {
-      stop();
+      cancelled = true;
+      destroy?.();
       element.textContent = first;
     };
   }, [reducedMotion, words, paused]);
