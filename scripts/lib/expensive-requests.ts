@@ -51,6 +51,7 @@ export function expensiveRequests(version: string): ExpensiveRequest[] {
     { label: "GET /?q=1 (home rendered for one visitor)", path: "/?q=1", answer: 200 },
     { label: "GET /no-such-page (not-found page)", path: "/no-such-page", answer: 404 },
     { label: "GET /_root.data", path: "/_root.data", answer: 200 },
+    { label: "GET /og-image.png (a file)", path: "/og-image.png", answer: 200 },
     {
       label: "manifest, one p of 3,700 segments",
       path: manifest(`p=${repeat("/a", 7_400)}`),
@@ -134,6 +135,25 @@ export function expensiveRequests(version: string): ExpensiveRequest[] {
       answer: 200,
     },
     {
+      label: "home, a 15 KB Accept-Encoding",
+      path: "/",
+      headers: [["accept-encoding", repeat("x;q=0.5, ", HEAD_ROOM)]],
+      like: "GET / (shared document)",
+      answer: 200,
+    },
+    {
+      label: "a file, 1,500 byte ranges",
+      path: "/og-image.png",
+      headers: [
+        [
+          "range",
+          `bytes=${Array.from({ length: 1_500 }, (_, index) => `${index * 2}-${index * 2}`).join(",")}`,
+        ],
+      ],
+      like: "GET /og-image.png (a file)",
+      answer: 200,
+    },
+    {
       label: "an enquiry of 16 KiB of fields",
       method: "POST",
       path: "/?index",
@@ -167,8 +187,9 @@ function send(agent: Agent, origin: URL, spec: ExpensiveRequest): Promise<{ stat
         headers: [
           "host",
           origin.host,
-          "accept-encoding",
-          "gzip, br",
+          ...(spec.headers?.some(([name]) => name === "accept-encoding")
+            ? []
+            : ["accept-encoding", "gzip, br"]),
           ...(spec.headers ?? []).flat(),
           ...(spec.body === undefined ? [] : ["content-length", String(Buffer.byteLength(spec.body))]),
         ],
