@@ -12,6 +12,9 @@
  *  5. Submit latency of 50 clients with the data folder beside PostgreSQL (an embedded one,
  *     DATABASE_URL): p50 and p99 at a steady 50 enquiries/s (goal: p99 < 50 ms), the capacity
  *     back to back, and every enquiry answered 303 delivered once.
+ *  6. Expensive requests: each request whose cost could grow with its size (scripts/lib/
+ *     expensive-requests.ts), one at a time, beside GET /: its median time over the loopback
+ *     and the server's main-thread CPU time per request (goal: none over 20 ms).
  * Delivery is paced at ENQUIRY_SEND_INTERVAL_MS=50 here (1 s in production) so bursts drain in
  * seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3):443 (needs root).
  */
@@ -29,25 +32,30 @@ import {
   postEnquiriesAtRate,
   statusSummary,
 } from "./lib/enquiry-load";
+import { buildVersion, expensiveRequests, type Measured, measure } from "./lib/expensive-requests";
 import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "./lib/fake-emailjs";
 import { readLeads } from "./lib/lead-fixtures";
 import { ensureBuild, mb, root, rssBytes, sleep } from "./lib/server.js";
 import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
 import { printTable } from "./lib/table.js";
 
+const requestCpuGoalMs = 20;
 if (process.argv.includes("--help")) {
-  console.log(`usage: npm run load-test [-- --only 1,5]
+  console.log(`usage: npm run load-test [-- --only 1,6]
 
 Load and fault tests of the built server (built first when missing), loopback only, run as root
-(the EmailJS stand-in listens on port 443), in five parts: 1 page load, 2 enquiry bursts,
+(the EmailJS stand-in listens on port 443), in six parts: 1 page load, 2 enquiry bursts,
 3 a crash mid-burst, 4 submit latency, 5 submit latency of 50 clients on the data folder and on
-PostgreSQL. --only runs the parts listed. Environment:
+PostgreSQL, 6 expensive requests (each request whose cost could grow with its size, one at a
+time: its server time beside GET /; goal: none over ${requestCpuGoalMs} ms of the server's CPU).
+--only runs the parts listed. Environment:
   LOAD_SECONDS        seconds of page load (60)
   LOAD_ENQUIRIES      enquiries per burst (200)
   LOAD_DRAIN_SECONDS  longest wait for deliveries after a burst (30)
   LOAD_EMAILJS_HOST   loopback address of the EmailJS stand-in (127.0.0.3)
   LOAD_STORE_SECONDS    seconds of 50 enquiries/s per store in part 5 (10)
-  LOAD_STORE_ENQUIRIES  enquiries back to back per store in part 5 (1000)`);
+  LOAD_STORE_ENQUIRIES  enquiries back to back per store in part 5 (1000)
+  LOAD_REQUEST_SECONDS  seconds of repeats per request in part 6, at most 200 (2)`);
   process.exit(0);
 }
 
@@ -62,7 +70,7 @@ const storeSeconds = Number(process.env.LOAD_STORE_SECONDS ?? 10);
 const submitP99GoalMs = 50;
 const onlyFlag = process.argv.indexOf("--only");
 const parts = new Set(
-  onlyFlag === -1 ? [1, 2, 3, 4, 5] : (process.argv[onlyFlag + 1] ?? "").split(",").map(Number),
+  onlyFlag === -1 ? [1, 2, 3, 4, 5, 6] : (process.argv[onlyFlag + 1] ?? "").split(",").map(Number),
 );
 
 const failures: string[] = [];
@@ -88,6 +96,7 @@ try {
   if (parts.has(3)) await crashAndRestart();
   if (parts.has(4)) await submitLatency();
   if (parts.has(5)) await storesCompared();
+  if (parts.has(6)) await costlyRequests();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -605,6 +614,50 @@ async function storesCompared() {
   } finally {
     await postgres.dispose();
     await fake.close();
+  }
+}
+
+/**
+ * 6. Each request whose cost could grow with its size, as large as a client can send, one at a
+ * time over one connection, beside GET /: its answer, its median time to the last byte over the
+ * loopback, and the CPU time of the server's main thread per request (the event loop serves
+ * nothing else meanwhile). The goal, judged on the CPU time: none over 20 ms.
+ */
+async function costlyRequests() {
+  const seconds = Number(process.env.LOAD_REQUEST_SECONDS ?? 2);
+  console.log(
+    `\n6. Expensive requests, one at a time, each repeated for ${seconds} s (at most 200 times), ` +
+      `beside GET / (goal: none over ${requestCpuGoalMs} ms of the server's CPU; load ${loadAverage()} ` +
+      `on ${availableParallelism()} cores)`,
+  );
+  const app = await startServer({ cwd: root, env: baseEnv, quiet: true });
+  try {
+    const version = buildVersion(await (await fetch(`${app.url}/`)).text());
+    const measured: Measured[] = [];
+    for (const spec of expensiveRequests(version)) {
+      measured.push(await measure(app.url, app.pid ?? 0, spec, { seconds }));
+    }
+    printTable(
+      measured.map((row) => ({
+        request: row.label,
+        bytes: row.bytes,
+        answer: row.status,
+        requests: row.count,
+        "median ms": row.medianMs.toFixed(1),
+        "server CPU ms": row.cpuMs === null ? "-" : row.cpuMs.toFixed(2),
+      })),
+    );
+    for (const row of measured) {
+      if (row.cpuMs !== null && row.cpuMs > requestCpuGoalMs)
+        failures.push(
+          `expensive requests: ${row.label} costs ${row.cpuMs.toFixed(1)} ms of server CPU (goal ${requestCpuGoalMs} ms)`,
+        );
+      if (row.status.split(",").some((status) => Number(status) >= 500))
+        failures.push(`expensive requests: ${row.label} answered ${row.status}`);
+    }
+    await checkHealth(app.url, "after the expensive requests");
+  } finally {
+    await app.stop();
   }
 }
 

@@ -18,7 +18,7 @@ import { createClientResolver } from "~/http/client-address.server";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
 import { createRequestHandler } from "./remix-handler";
-import { answerClientError, answerConnect, settleRequestUrl } from "./request-line";
+import { answerClientError, answerConnect, MAX_HEAD_BYTES, settleRequestUrl } from "./request-line";
 import { logRequest } from "./request-log";
 import { answerPlain, guardResponse, refuseMethod } from "./responses";
 import { createServices } from "./services";
@@ -76,7 +76,7 @@ app.use(answerError);
 
 // The socket's current response, for answers to what the parser refuses on a reused connection.
 const current = new WeakMap<Socket, ServerResponse>();
-const server = createServer((request, response) => {
+const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (request, response) => {
   current.set(request.socket, response);
   response.once("close", () => current.get(request.socket) === response && current.delete(request.socket));
   logRequest(request, response);

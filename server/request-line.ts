@@ -1,14 +1,27 @@
 /**
  * Checks a request's target and `Host` before the app sees them, making the one URL the app reads
- * or answering 400.
+ * or answering 400 (414 for a target too long), and answers what Node's parser refuses.
  *
- * Why: docs/decisions/015-hostile-requests.md.
+ * Why: docs/decisions/015-hostile-requests.md, docs/decisions/026-routes-known-up-front.md.
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import { isIP, type Socket } from "node:net";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { loggedTarget } from "./request-log";
 import { ALLOWED_METHODS, answerPlain, securityHeaders } from "./responses";
+
+/**
+ * The longest request target the server reads (path and query, or the whole absolute form): no
+ * page, data request or campaign link of the site comes near it, and what the router does with
+ * a target grows with its length. Longer answers 414.
+ */
+export const MAX_TARGET_LENGTH = 4_096;
+
+/**
+ * The most bytes of request line and headers Node's parser reads (its default, set here so that
+ * `NODE_OPTIONS=--max-http-header-size` cannot raise it); past it the server answers 431.
+ */
+export const MAX_HEAD_BYTES = 16 * 1024;
 
 /**
  * The one URL the app sees, made from trusted parts only (the request handler builds it from
@@ -20,13 +33,18 @@ import { ALLOWED_METHODS, answerPlain, securityHeaders } from "./responses";
  * - `X-Forwarded-Proto` (`http` or `https`) only from a trusted proxy (`trusted`).
  * `X-Forwarded-Host` is dropped: a host that holds a path (`www.example.com/privacy-policy#`)
  * would move the route, and a cache would store one page under another's key. `*`, the
- * authority form and other schemes answer 400. True when it answered.
+ * authority form and other schemes answer 400, a target longer than MAX_TARGET_LENGTH 414.
+ * True when it answered.
  */
 export function settleRequestUrl(
   request: IncomingMessage,
   response: ServerResponse,
   trusted: boolean,
 ): boolean {
+  if ((request.url ?? "").length > MAX_TARGET_LENGTH) {
+    answerPlain(response, 414);
+    return true;
+  }
   const settled = requestTarget(request.url ?? "", hostHeaders(request.rawHeaders));
   if (settled === null) {
     answerPlain(response, 400);
