@@ -267,6 +267,42 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     expect(await place.open().list()).toEqual([]);
   });
 
+  it("erase names each destination whose delivery began (a send still waiting for its answer included, in any state after), never one not begun; a send that would begin after it never goes out", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const place = await kind.place();
+    const server = place.open();
+    const both = ["emailjs", "webhook"] as const;
+    const inFlight = await server.add({ ...enquiry, name: "in flight" }, both);
+    const refused = await server.add({ ...enquiry, name: "refused" }, both);
+    const delivered = await server.add({ ...enquiry, name: "delivered" }, ["webhook"]);
+    const untried = await server.add({ ...enquiry, name: "untried" }, both);
+    // The webhook's first send is under way: claimed and begun, no attempt counted yet.
+    const claimed = await server.claimNext("webhook", new Set([refused.id, delivered.id, untried.id]));
+    expect(claimed.lead?.id).toBe(inFlight.id);
+    expect(await server.beginAttempt(claimed.lead as Lead, "webhook")).toBe(true);
+    expect((claimed.lead as Lead).destinations.webhook?.attempts).toBe(0);
+    const at = refused.receivedAt;
+    const record = { lastError: null, nextAttemptAt: at, queuedAt: at };
+    await server.saveDelivery(refused, "emailjs", {
+      ...record,
+      state: "failed",
+      attempts: 2,
+      lastError: "HTTP 400",
+    });
+    await server.saveDelivery(delivered, "webhook", { ...record, state: "sent", attempts: 1 });
+
+    const operator = place.open();
+    const listed = new Map((await operator.list()).map((lead) => [lead.enquiry.name, lead]));
+    const erase = (name: string) => operator.erase(listed.get(name) as Lead);
+    expect(await erase("in flight")).toEqual(["webhook"]);
+    expect(await erase("refused")).toEqual(["emailjs"]);
+    expect(await erase("delivered")).toEqual(["webhook"]);
+    expect(await erase("untried")).toEqual([]);
+    // The deliverer that claimed it before the erasure: no send begins after it.
+    expect(await server.beginAttempt(untried, "emailjs")).toBe(false);
+    expect(await place.open().list()).toEqual([]);
+  });
+
   it("removes leads past retention (quarantined ones sooner), never pending ones", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const place = await kind.place();

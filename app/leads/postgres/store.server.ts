@@ -137,8 +137,12 @@ export function createPostgresLeadStore(
       });
     },
 
-    async erase(lead) {
-      await eraseLeadRow(database, lead.id, now());
+    erase: (lead) => eraseLeadRow(database, lead.id, now()),
+
+    async beginAttempt(lead) {
+      // The claim's lease, committed before this, is the record that a send began (an erasure
+      // reads it); what is left is never to send a lead erased since its claim.
+      return !(await isErasedRow(database, lead.id));
     },
 
     async isErased(lead) {
