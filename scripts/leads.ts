@@ -347,18 +347,17 @@ async function erase(who: string) {
     env.LEAD_WEBHOOK_URL && env.LEAD_WEBHOOK_SECRET
       ? createWebhookSender({ url: env.LEAD_WEBHOOK_URL, secret: env.LEAD_WEBHOOK_SECRET })
       : null;
+  // What the operator does where a destination cannot hear of an erasure.
+  const byHand: Record<Exclude<DestinationName, "webhook">, string> = {
+    emailjs: "delete its mail from the agency's mailbox",
+  };
   for (const [id, destinations] of holding) {
     for (const destination of destinations) {
       if (destination === "webhook") await tellWebhook(webhook, id, now);
-      else console.log(`${id}: may hold it, cannot be told: ${destination} — ${ERASE_BY_HAND[destination]}.`);
+      else console.log(`${id}: may hold it, cannot be told: ${destination} — ${byHand[destination]}.`);
     }
   }
 }
-
-/** Where a destination that cannot hear of an erasure keeps a lead, and what the operator does. */
-const ERASE_BY_HAND: Record<Exclude<DestinationName, "webhook">, string> = {
-  emailjs: "delete its mail from the agency's mailbox",
-};
 
 /** Posts `lead.erased` for one lead and says whether the webhook took it (its host only, never the URL). */
 async function tellWebhook(webhook: WebhookSender | null, id: string, erasedAt: Date) {
