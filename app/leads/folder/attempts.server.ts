@@ -10,6 +10,7 @@ import { fsyncFolder } from "~/leads/folder/writes.server";
  * erasure reads it: the destination may hold the lead even while that send still waits for its
  * answer, when its outcome was never written (a crash, a full disk), or when it timed out.
  * Empty, so it can be made on a disk too full for a lead's file (it takes an inode, no block).
+ * Why: docs/decisions/026-erasure-tells-every-destination.md.
  */
 export function attemptedFolder(leads: string): string {
   return join(dirname(leads), "attempted");

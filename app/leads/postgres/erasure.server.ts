@@ -14,7 +14,7 @@ export const lockLeadId = (client: PoolClient, id: string) =>
  * attempt counted, or a claim still on the row (`lease_until`, committed before each send and
  * cleared only by the write of its outcome), so a send still waiting for its answer, or one whose
  * deliverer died, counts too. The rows are read under their locks: a claim committed before is
- * seen, and one after finds no row.
+ * seen, and one after finds no row. Why: docs/decisions/026-erasure-tells-every-destination.md.
  */
 export async function eraseLeadRow(database: Database, id: string, at: Date): Promise<DestinationName[]> {
   return database.transaction(async (client) => {
