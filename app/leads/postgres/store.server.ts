@@ -139,11 +139,9 @@ export function createPostgresLeadStore(
 
     erase: (lead) => eraseLeadRow(database, lead.id, now()),
 
-    async beginAttempt(lead) {
-      // The claim's lease, committed before this, is the record that a send began (an erasure
-      // reads it); what is left is never to send a lead erased since its claim.
-      return !(await isErasedRow(database, lead.id));
-    },
+    // The claim is both the record and the check: its lease, committed before this, tells an
+    // erasure from then on that a send began, and an erasure before it left no row to claim.
+    beginAttempt: async () => true,
 
     async isErased(lead) {
       return isErasedRow(database, lead.id);
