@@ -8,7 +8,7 @@
 //   npm run leads -- retry --failed [--to DESTINATION]  puts every failed delivery back in the queue
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
 //   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
-//   npm run leads -- erase ID|EMAIL|PHONE        deletes the lead, or them all, for good, and names where they went
+//   npm run leads -- erase ID|EMAIL|PHONE        deletes the lead, or them all, for good, and names and tells where they may be held
 //   npm run leads -- --health          the store as it shows itself, without the server
 // Its forms are listed in scripts/lib/command-forms.ts. It reads the store the server uses: the
 // database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR (default ./data), with the
@@ -40,7 +40,7 @@ import { release, requeue, retried as retriedDelivery } from "~/leads/retry-poli
 import { showInvisible } from "~/text/invisible-characters";
 import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
 import { postLeadErased } from "./lib/erased-event";
-import { describeDeliveries, destinationsHolding, leadJson } from "./lib/lead-view";
+import { describeDeliveries, leadJson } from "./lib/lead-view";
 import { writeLeadsCsv } from "./lib/leads-csv";
 import { printTable } from "./lib/table.js";
 
@@ -323,9 +323,10 @@ async function find(who: string) {
 }
 
 /**
- * Erases one lead (by its id) or every lead of one person, then names where each already went,
- * so the operator erases it there too; the webhook, when this shell has it, is told itself
- * (`lead.erased`).
+ * Erases one lead (by its id) or every lead of one person, then names each destination that may
+ * hold it (its delivery there began: in flight, timed out, failed or delivered), telling those
+ * that can hear of an erasure (the webhook: `lead.erased`, when this shell has it) and saying how
+ * to erase it at the others. Exits 1 when one that can be told was not.
  */
 async function erase(who: string) {
   const byId = LEAD_ID.test(who.trim().toLowerCase());
@@ -334,7 +335,10 @@ async function erase(who: string) {
     : await personLeads(who);
   if (byId && leads.length === 0) fail(`leads: no lead ${showInvisible(who)}`);
   const now = new Date();
-  for (const lead of leads) await store.erase(lead);
+  // What each destination may hold is read by the erasure itself, after it is recorded: a send
+  // that began before is named, one that would begin after never goes out.
+  const holding: [string, DestinationName[]][] = [];
+  for (const lead of leads) holding.push([lead.id, await store.erase(lead)]);
   logLine({ event: "erase", leads: leads.length });
   console.log(
     byId ? `Erased lead ${leads[0]?.id}.` : `Erased ${plural(leads.length, "lead")} of that person.`,
@@ -343,15 +347,15 @@ async function erase(who: string) {
     env.LEAD_WEBHOOK_URL && env.LEAD_WEBHOOK_SECRET
       ? createWebhookSender({ url: env.LEAD_WEBHOOK_URL, secret: env.LEAD_WEBHOOK_SECRET })
       : null;
-  for (const lead of leads) {
-    const { reached, mayHave } = destinationsHolding(lead);
-    if (reached.length === 0 && mayHave.length === 0) continue;
-    const went = [
-      ...(reached.length > 0 ? [`it reached: ${reached.join(", ")}`] : []),
-      ...(mayHave.length > 0 ? [`it may have reached: ${mayHave.join(", ")} (tried, still retrying)`] : []),
-    ];
-    console.log(`${lead.id}: ${went.join("; ")} — erase it there too.`);
-    if (reached.includes("webhook") || mayHave.includes("webhook")) await tellWebhook(webhook, lead.id, now);
+  // What the operator does where a destination cannot hear of an erasure.
+  const byHand: Record<Exclude<DestinationName, "webhook">, string> = {
+    emailjs: "delete its mail from the agency's mailbox",
+  };
+  for (const [id, destinations] of holding) {
+    for (const destination of destinations) {
+      if (destination === "webhook") await tellWebhook(webhook, id, now);
+      else console.log(`${id}: may hold it, cannot be told: ${destination} — ${byHand[destination]}.`);
+    }
   }
 }
 
@@ -359,21 +363,20 @@ async function erase(who: string) {
 async function tellWebhook(webhook: WebhookSender | null, id: string, erasedAt: Date) {
   if (!webhook) {
     console.log(
-      `${id}: no lead.erased sent: LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET are not set in this shell; erase it at the webhook's receiver by hand.`,
+      `${id}: may hold it, not told: webhook (LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET are not set in this shell) — erase it at the webhook's receiver by hand.`,
     );
+    process.exitCode = 1;
     return;
   }
   const outcome = await postLeadErased(webhook, id, erasedAt);
   const tries = plural(outcome.attempts, "attempt");
   logLine({ event: "lead.erased", id, host: webhook.host, took: outcome.took, attempts: outcome.attempts });
   if (outcome.took) {
-    console.log(
-      `${id}: the webhook at ${webhook.host} took lead.erased (${tries}): the receiver erases its copy.`,
-    );
+    console.log(`${id}: may hold it, told: webhook (${webhook.host} took lead.erased, ${tries}).`);
     return;
   }
   console.log(
-    `${id}: the webhook at ${webhook.host} did not take lead.erased (${outcome.error.cause}, ${tries}): erase it there by hand.`,
+    `${id}: may hold it, not told: webhook (${webhook.host} did not take lead.erased: ${outcome.error.cause}, ${tries}) — erase it there by hand.`,
   );
   process.exitCode = 1;
 }

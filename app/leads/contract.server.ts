@@ -104,8 +104,19 @@ export interface LeadStore {
     destination: DestinationName,
     record: DeliveryRecord | undefined,
   ): Promise<Lead | null>;
-  /** Deletes a lead for good (a person's request): no process that still holds it writes it back. */
-  erase(lead: Lead): Promise<void>;
+  /**
+   * Deletes a lead for good (a person's request): no process that still holds it writes it back.
+   * Returns the destinations that may hold it, as the store knew them at the erasure: each whose
+   * delivery began (`beginAttempt`), whatever came of it (in flight, timed out, failed,
+   * delivered), in the order of DESTINATIONS; none when it was already gone.
+   */
+  erase(lead: Lead): Promise<DestinationName[]>;
+  /**
+   * Records durably that a send of `lead` to `destination` begins, before it goes out, so an
+   * erasure from then on names that destination; false, and nothing to send, when the lead was
+   * erased meanwhile. Throws when it cannot be recorded: the lead is then not sent.
+   */
+  beginAttempt(lead: Lead, destination: DestinationName): Promise<boolean>;
   /** Whether the lead was erased (by any process); this store then forgets it. */
   isErased(lead: Lead): Promise<boolean>;
   /** Whether the lead `id` is still kept: not erased, not removed (by any process). */

@@ -1,6 +1,4 @@
-// How `npm run leads` shows a lead's destinations: the table's line, the JSON object, and which
-// destinations an erased lead already reached.
-import type { DestinationName } from "~/destinations/destination";
+// How `npm run leads` shows a lead's destinations: the table's line and the JSON object.
 import { type DeliveryRecord, deliverySummary, destinationsOf, type Lead } from "~/leads/lead";
 
 /**
@@ -41,23 +39,4 @@ export function leadJson(lead: Lead): Record<string, unknown> {
     ...(privacyNotice ? { privacyNotice } : {}),
     ...enquiry,
   };
-}
-
-/**
- * Where a lead may be held besides the store, for its erasure: `reached`, the destinations that
- * took it (`sent`); `mayHave`, those still retrying after an attempt that failed in a way that may
- * have left a copy (a 5xx, a timeout: a `failed` one was refused, or is treated as such).
- */
-export function destinationsHolding(lead: Pick<Lead, "destinations">): {
-  reached: DestinationName[];
-  mayHave: DestinationName[];
-} {
-  const reached: DestinationName[] = [];
-  const mayHave: DestinationName[] = [];
-  for (const name of destinationsOf(lead)) {
-    const { state, attempts } = lead.destinations[name] as DeliveryRecord;
-    if (state === "sent") reached.push(name);
-    else if (state === "pending" && attempts > 0) mayHave.push(name);
-  }
-  return { reached, mayHave };
 }

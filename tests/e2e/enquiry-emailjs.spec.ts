@@ -314,8 +314,11 @@ test.describe("with JavaScript", () => {
     const inFlight = validEnquiry({ email: "erase.me@example.in" });
     expect((await postEnquiry(app.url, inFlight)).status).toBe(303);
     await expect.poll(() => requestsFor(fake, inFlight.name).length).toBe(1);
+    // Its send began (no attempt counted while it waits for the answer): EmailJS may hold it.
+    const sending = leadNamed(storeDir, inFlight.name);
+    expect(sending).toMatchObject({ state: "pending", attempts: 0 });
     expect((await leadsCli(storeDir, ["erase", inFlight.email])).stdout).toBe(
-      "Erased 1 lead of that person.\n",
+      `Erased 1 lead of that person.\n${sending?.id}: may hold it, cannot be told: emailjs — delete its mail from the agency's mailbox.\n`,
     );
     // A lead whose send failed and waits for its retry (5 to 10 s later).
     fake.respondWith({ kind: "status", status: 503, text: "Service Unavailable" });
@@ -328,7 +331,7 @@ test.describe("with JavaScript", () => {
     };
     // Tried once, and answered 503: EmailJS may hold it, so the operator is told.
     expect((await leadsCli(storeDir, ["erase", retrying.email])).stdout).toBe(
-      `Erased 1 lead of that person.\n${id}: it may have reached: emailjs (tried, still retrying) — erase it there too.\n`,
+      `Erased 1 lead of that person.\n${id}: may hold it, cannot be told: emailjs — delete its mail from the agency's mailbox.\n`,
     );
     fake.reset();
     // Past the retry time, a rescan after it and the in-flight answer: nothing came back, and
@@ -436,7 +439,7 @@ test.describe("idempotency", () => {
 
     const sent = leadNamed(storeDir, values.name);
     expect((await leadsCli(storeDir, ["erase", values.email])).stdout).toBe(
-      `Erased 2 leads of that person.\n${sent?.id}: it reached: emailjs — erase it there too.\n`,
+      `Erased 2 leads of that person.\n${sent?.id}: may hold it, cannot be told: emailjs — delete its mail from the agency's mailbox.\n`,
     );
     const stored = () => app.output().match(/"outcome":"(stored|quarantined)"/g)?.length ?? 0;
     const before = stored();

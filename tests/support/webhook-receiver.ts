@@ -1,7 +1,8 @@
 // A real webhook receiver on 127.0.0.1: it records every request as it arrived and, given the
 // secret, checks each with the standardwebhooks package's own `Webhook#verify`, as a CRM would.
 // Told how to answer the next requests: a status (500 then 200, 410, a redirect, 429 with
-// Retry-After), `hang` (never answers), or `close` (drops the connection unanswered).
+// Retry-After), `hang` (never answers; `unanswered` counts those still open), or `close` (drops
+// the connection unanswered).
 import { once } from "node:events";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -29,6 +30,8 @@ export interface WebhookReceiver {
   requests: ReceivedRequest[];
   /** How to answer the next requests, one each; after them, 200. */
   answer(...answers: ReceiverAnswer[]): void;
+  /** How many `hang` requests still wait for their answer: their sender has not given up on them. */
+  unanswered(): number;
   close(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ export async function startWebhookReceiver(
   const verifier = options.secret ? new Webhook(options.secret) : undefined;
   const requests: ReceivedRequest[] = [];
   const answers: ReceiverAnswer[] = [];
+  let hanging = 0;
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -76,7 +80,13 @@ export async function startWebhookReceiver(
     }
     requests.push(received);
     const answer = answers.shift() ?? { status: 200 };
-    if (answer === "hang") return;
+    if (answer === "hang") {
+      hanging += 1;
+      response.once("close", () => {
+        hanging -= 1;
+      });
+      return;
+    }
     if (answer === "close") {
       request.socket.destroy();
       return;
@@ -94,6 +104,7 @@ export async function startWebhookReceiver(
     answer: (...next) => {
       answers.push(...next);
     },
+    unanswered: () => hanging,
     async close() {
       server.closeAllConnections();
       server.close();

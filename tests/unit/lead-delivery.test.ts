@@ -69,6 +69,7 @@ function memoryStore(names: string[]) {
       }
       return { lead: null, dueAt: null };
     },
+    beginAttempt: async (lead: Lead) => !(await store.isErased(lead)),
     adopt: async () => {},
     async hurryPending() {
       for (const lead of files.values()) if (lead.state === "pending") hurried.add(lead.id);

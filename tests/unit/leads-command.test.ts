@@ -7,7 +7,7 @@ import type { WebhookMessage } from "~/destinations/webhook-events";
 import { type DeliveryRecord, type Lead, type LeadDestinations, leadStateOf, newLead } from "~/leads/lead";
 import { everyInvocation, optionProblem, readArguments, usageLine } from "../../scripts/lib/command-forms";
 import { ERASED_EVENT_ATTEMPTS, postLeadErased } from "../../scripts/lib/erased-event";
-import { describeDeliveries, destinationsHolding, leadJson } from "../../scripts/lib/lead-view";
+import { describeDeliveries, leadJson } from "../../scripts/lib/lead-view";
 import { writeLeadsCsv } from "../../scripts/lib/leads-csv";
 
 const AT = "2026-11-01T10:00:00.000Z";
@@ -61,20 +61,6 @@ describe("a lead's destinations as npm run leads shows them", () => {
     });
     expect(Object.keys(json.destinations as object)).toEqual(["emailjs", "webhook"]);
     expect(leadJson(leadWith({})).destinations).toEqual({});
-  });
-
-  it("an erased lead reached the destinations that took it, and may have reached those still retrying", () => {
-    expect(
-      destinationsHolding(
-        leadWith({ emailjs: record("sent", 1), webhook: record("pending", 2, "HTTP 502") }),
-      ),
-    ).toEqual({ reached: ["emailjs"], mayHave: ["webhook"] });
-    // Refused for good, or not tried yet: nowhere.
-    expect(
-      destinationsHolding(
-        leadWith({ emailjs: record("failed", 1, "EmailJS answered 400"), webhook: record("pending", 0) }),
-      ),
-    ).toEqual({ reached: [], mayHave: [] });
   });
 });
 

@@ -250,6 +250,9 @@ function createDestinationLoop(options: {
         const dueIn = claim.dueAt !== null && claim.dueAt > time ? claim.dueAt - time : scanMs;
         return schedule(Math.min(dueIn, outcomes.firstRetryIn(), scanMs));
       }
+      // Recorded as begun, durably, before it goes out: an erasure from now on tells this
+      // destination, even while the send waits for its answer. A lead erased meanwhile is not sent.
+      if (!(await store.beginAttempt(claim.lead, destination))) return schedule(0);
       // Checked after the last await before the send: a SIGTERM during the checks starts no send.
       if (stopping()) return;
       await sender.send(claim.lead);

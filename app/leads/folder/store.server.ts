@@ -11,6 +11,7 @@ import {
   writeFile as writeNewFile,
 } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { DESTINATIONS } from "~/destinations/destination";
 import {
   countLeads,
   type LeadStore,
@@ -21,6 +22,13 @@ import {
   StoreFullError,
   type WriteOutcome,
 } from "~/leads/contract.server";
+import {
+  attemptedFolder,
+  attemptsBegun,
+  forgetAttempts,
+  pruneAttempts,
+  recordAttemptBegun,
+} from "~/leads/folder/attempts.server";
 import { readLeadFile } from "~/leads/folder/entry.server";
 import { createFolderScan } from "~/leads/folder/scan.server";
 import { createFolderView, type FolderView } from "~/leads/folder/view.server";
@@ -95,6 +103,7 @@ export function createFolderLeadStore(
     onWrite = () => {},
   } = options;
   const view = createFolderView({ folder, create, erased: erasedFolder(folder), log, now });
+  const attempted = attemptedFolder(folder);
   const { fileOf, sorted, remove, wasErased, countUndelivered } = view;
   const writes = createFolderWrites(view, onWrite);
   const scan = createFolderScan(view);
@@ -215,8 +224,26 @@ export function createFolderLeadStore(
       await mkdir(view.erased, { recursive: true });
       await writeNewFile(join(view.erased, lead.id), "", { mode: 0o600, flush: true });
       await fsyncFolder(view.erased);
+      // Read once the erasure is recorded: a send that begins from now on sees it and never goes
+      // out, and one that began before left its marker (beginAttempt) or its counted attempt.
+      const name = fileOf(lead.id);
+      const stored = name === undefined ? lead : await reread(name, lead);
+      const marked = await attemptsBegun(attempted, lead.id);
       await remove(lead);
       await writes.syncFolder();
+      await forgetAttempts(attempted, lead.id);
+      return DESTINATIONS.filter(
+        (destination) =>
+          marked.includes(destination) || (stored.destinations[destination]?.attempts ?? 0) > 0,
+      );
+    },
+
+    async beginAttempt(lead, destination) {
+      // A counted attempt already says it; the first one leaves its marker before it goes out.
+      if ((lead.destinations[destination]?.attempts ?? 0) === 0) {
+        await recordAttemptBegun(attempted, lead.id, destination);
+      }
+      return !(await wasErased(lead));
     },
 
     isErased: wasErased,
@@ -279,7 +306,12 @@ export function createFolderLeadStore(
 
     full: () => countUndelivered() >= maxLeads,
 
-    prune: (retention) => pruneFolder(view, retention),
+    async prune(retention) {
+      const removed = await pruneFolder(view, retention);
+      const cutoff = now().getTime() - retention.days * DAY_MS;
+      await pruneAttempts(attempted, cutoff, (id) => fileOf(id) !== undefined);
+      return removed;
+    },
 
     lastWrite: writes.lastWrite,
 

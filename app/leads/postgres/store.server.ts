@@ -138,9 +138,11 @@ export function createPostgresLeadStore(
       });
     },
 
-    async erase(lead) {
-      await eraseLeadRow(database, lead.id, now());
-    },
+    erase: (lead) => eraseLeadRow(database, lead.id, now()),
+
+    // The claim is both the record and the check: its lease, committed before this, tells an
+    // erasure from then on that a send began, and an erasure before it left no row to claim.
+    beginAttempt: async () => true,
 
     async isErased(lead) {
       return isErasedRow(database, lead.id);
