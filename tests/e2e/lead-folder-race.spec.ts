@@ -1,15 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import type { DeliveryRecord } from "../../app/leads/lead";
-import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
+import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { leadsCli, readLeads, writeLeadWith } from "../../scripts/lib/lead-fixtures";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
-import { test as base, expect } from "../support/fixtures";
-import { fakeHostFor } from "../support/postgres-fixtures";
+import { expect } from "../support/fixtures";
+import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
@@ -18,28 +17,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 // failed webhook delivery back in the queue. Both read, change and write the same lead files;
 // the guard of each lead file (app/leads/folder/guard.server.ts) keeps one at a time.
 
-const test = base.extend<{ fake: FakeEmailJs; folder: string }, { fakeEmailJs: FakeEmailJs }>({
-  fakeEmailJs: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
-    async ({}, use) => {
-      const fake = await startFakeEmailJs(fakeHostFor(41));
-      await use(fake);
-      await fake.close();
-    },
-    { scope: "worker" },
-  ],
-  fake: async ({ fakeEmailJs }, use) => {
-    fakeEmailJs.reset();
-    await use(fakeEmailJs);
-    fakeEmailJs.reset();
-  },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; empty means none
-  folder: async ({}, use) => {
-    const folder = mkdtempSync(join(tmpdir(), "lead-folder-race-"));
-    await use(folder);
-    rmSync(folder, { recursive: true, force: true });
-  },
-});
+// The fake EmailJS and the folder of the replica tests (no PostgreSQL is started: none is used).
+const test = replicaTest(fakeHostFor(206));
 test.describe.configure({ timeout: 240_000 });
 
 const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
@@ -97,11 +76,17 @@ test("npm run leads -- retry --failed --to webhook while the server writes Email
   let server: RunningServer | undefined;
   try {
     server = await startServer({
-      env: { ...emailJsAppEnv(fake, storeDir), LEAD_WEBHOOK_URL: receiver.url, LEAD_WEBHOOK_SECRET: SECRET },
+      env: {
+        ...emailJsAppEnv(fake, storeDir),
+        // No pause between two sends: the outcomes are written as fast as the server can.
+        ENQUIRY_SEND_INTERVAL_MS: "0",
+        LEAD_WEBHOOK_URL: receiver.url,
+        LEAD_WEBHOOK_SECRET: SECRET,
+      },
     });
-    // The server sends the leads to EmailJS one after the other and writes each outcome: the
-    // command runs in the middle of it.
-    await expect.poll(() => fake.requests.length).toBeGreaterThanOrEqual(10);
+    // The server sends the leads to EmailJS one after the other, oldest first, and writes each
+    // outcome; the command starts as it begins, and goes through the leads in the same order.
+    await expect.poll(() => fake.requests.length, { intervals: [10] }).toBeGreaterThanOrEqual(1);
     const sentBefore = fake.requests.length;
     const { stdout } = await leadsCli(storeDir, ["retry", "--failed", "--to", "webhook"]);
     const sentDuring = fake.requests.length - sentBefore;
