@@ -9,6 +9,16 @@ export interface LeadsHealth {
   leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
 }
 
+/** What the server's `/healthz` adds: what only a running process knows. */
+export interface ServerLeadsHealth extends LeadsHealth {
+  /**
+   * Delivery outcomes (an accepted send, a failed attempt) the store has not taken yet, kept in
+   * this process's memory and written again with backoff: above 0 while the disk or the database
+   * refuses writes.
+   */
+  unwrittenOutcomes: number;
+}
+
 export function describeLeads(options: {
   counts: LeadCounts;
   lastWrite: WriteOutcome | null;

@@ -19,12 +19,12 @@ import {
 } from "~/leads/delivery/delivery.server";
 import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
-import { describeLeads, type LeadsHealth } from "~/leads/health-report";
+import { describeLeads, type ServerLeadsHealth } from "~/leads/health-report";
 import { importLeadFolder } from "~/leads/postgres/import.server";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 
-export type { LeadsHealth } from "~/leads/health-report";
+export type { LeadsHealth, ServerLeadsHealth } from "~/leads/health-report";
 
 export interface LeadService {
   /**
@@ -46,8 +46,11 @@ export interface LeadService {
   ): Promise<string | null>;
   /** Whether the lead `id` is still kept: false once it was erased (by any process) or removed. */
   stillKeeps(id: string): Promise<boolean>;
-  /** The store's state (from the last write, or a write probe when there was none lately) and its counts. */
-  health(now?: number): Promise<LeadsHealth>;
+  /**
+   * The store's state (from the last write, or a write probe when there was none lately), its
+   * counts, and how many delivery outcomes wait in this process's memory.
+   */
+  health(now?: number): Promise<ServerLeadsHealth>;
   /** How many leads each state holds, delivery's unwritten outcomes counted as they are; throws when the store cannot say. */
   counts(): Promise<LeadCounts>;
   /** Starts the delivery loops (their timers never keep the process alive). */
@@ -161,12 +164,13 @@ export function createLeadService(
       const written = store.lastWrite();
       if (!written || now - written.at >= PROBE_AFTER_MS) await store.probe();
       const counts = await store.counts(delivery.unwrittenOutcomes()).catch(() => null);
-      return describeLeads({
+      const described = describeLeads({
         counts: counts ?? noLeads(),
         lastWrite: store.lastWrite(),
         maxLeads: MAX_LEADS,
         now,
       });
+      return { ...described, unwrittenOutcomes: delivery.unwrittenCount() };
     },
     counts: () => store.counts(delivery.unwrittenOutcomes()),
     start() {

@@ -28,6 +28,8 @@ export interface HealthDetails {
   draining: boolean;
   store: "ok" | "unusable" | "full";
   leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
+  /** Delivery outcomes the store has not taken yet, waiting in the server's memory. */
+  unwrittenOutcomes: number;
 }
 
 /** `/healthz` with its details, as a monitor holding HEALTH_TOKEN reads it. */

@@ -20,6 +20,7 @@ import { basename, join } from "node:path";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import {
+  leadNamed,
   postEnquiry,
   readLeads,
   requestsFor,
@@ -213,6 +214,79 @@ for (const fault of ["disk full", "read-only"] as const) {
     }
   });
 }
+
+test("a full disk while EmailJS fails: each lead answered 303 is delivered within 60 s of EmailJS's return, its failed attempts kept in memory tried again when due", async ({
+  fake,
+  folder,
+}, testInfo) => {
+  needsRoot();
+  // As an outside test found it: a 256 KiB volume, 192 KiB of it another file's, EmailJS
+  // answering 500 until enquiries fill the rest and the disk refuses one.
+  const storeDir = join(folder, "data");
+  mkdirSync(storeDir);
+  execFileSync("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", storeDir]);
+  let server: RunningServer | undefined;
+  try {
+    writeFileSync(join(storeDir, "other-file"), Buffer.alloc(192 * 1024, 7));
+    server = await startServer({ env: emailJsAppEnv(fake, storeDir) });
+    const url = server.url;
+    fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
+    const answered: string[] = [];
+    for (let index = 0; index < 60; index += 1) {
+      const values = validEnquiry({ name: `Full disk ${index} ${Date.now().toString(36)}` });
+      const response = await postEnquiry(url, values);
+      if (response.status !== 303) break;
+      answered.push(values.name);
+    }
+    // The disk refused one (nothing kept, EmailJS failing: the failure notice) before the 60th.
+    expect(answered.length).toBeGreaterThan(5);
+    expect(answered.length).toBeLessThan(60);
+    // A rewrite in flight when it refused may have freed a page since: the last bytes are taken
+    // too, so no outcome is written from here on.
+    fillDisk(join(storeDir, "filler"));
+    // Every lead holds a failed attempt its file does not show (the fake got more attempts than
+    // the file counts): one whose outcome could not be written. Nothing is written from here on.
+    const unwrittenAttempt = (name: string) =>
+      requestsFor(fake, name).length > (leadNamed(storeDir, name)?.attempts ?? 0);
+    await expect
+      .poll(() => answered.filter((name) => !unwrittenAttempt(name)), { timeout: 45_000 })
+      .toEqual([]);
+    expect(server.output()).toContain("cannot write delivery outcomes");
+    fake.respondWith({ kind: "ok" });
+    const returnedAt = Date.now();
+    const accepted = (name: string) => requestsFor(fake, name).filter((request) => request.status === 200);
+    await expect
+      .poll(() => answered.filter((name) => accepted(name).length === 0), {
+        timeout: 60_000,
+        intervals: [200],
+      })
+      .toEqual([]);
+    const deliveredMs = Date.now() - returnedAt;
+    // Accepted once each, though no outcome could be written.
+    await expectThroughout(RESCAN_WINDOW_MS, () =>
+      expect(answered.map((name) => accepted(name).length)).toEqual(answered.map(() => 1)),
+    );
+    const attempts = Math.max(...answered.map((name) => requestsFor(fake, name).length));
+    // Each lead's outcome waits in memory, and /healthz counts them.
+    expect((await healthDetails(url)).unwrittenOutcomes).toBe(answered.length);
+
+    // The disk takes writes again: the outcomes waiting in memory are written, none is left.
+    rmSync(join(storeDir, "filler"));
+    rmSync(join(storeDir, "other-file"));
+    await expect
+      .poll(() => leadStates(storeDir), { timeout: 20_000, intervals: [100] })
+      .toEqual(answered.map(() => "sent"));
+    await expect.poll(async () => (await healthDetails(url)).unwrittenOutcomes).toBe(0);
+    expect(answered.map((name) => accepted(name).length)).toEqual(answered.map(() => 1));
+    figures(
+      testInfo,
+      `full disk: ${answered.length} enquiries answered 303 before the disk refused one; all delivered ${deliveredMs} ms after EmailJS's return, once each (at most ${attempts} attempts per lead)`,
+    );
+  } finally {
+    await server?.stop();
+    execFileSync("umount", [storeDir]);
+  }
+});
 
 test("odd entries named like leads (directory, symlink loop, FIFO, .tmp- directory), a copied lead file and a crafted id: readable leads are delivered once, pages keep answering", async ({
   fake,

@@ -1,13 +1,14 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { lockTargetFor } from "~/leads/folder/guard.server";
 import { createFolderDelivererLock, readFolderLockHolder, STALE_AFTER_MS } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, StoreFullError } from "~/leads/folder/store.server";
-import { type Lead, leadFileName } from "~/leads/lead";
+import { type DeliveryRecord, type Lead, leadFileName } from "~/leads/lead";
 import { emailjsAs } from "../support/lead-records";
 
 const enquiry = {
@@ -446,6 +447,110 @@ describe("lead store entries, each on its own", () => {
     expect(outcomes).toEqual([expect.any(Error), null, null]);
     // A probe leaves nothing behind.
     expect(await readdir(folder)).toEqual([]);
+  });
+});
+
+describe("lead file guard", () => {
+  const webhookFailed = {
+    state: "failed" as const,
+    attempts: 5,
+    lastError: "HTTP 500",
+    nextAttemptAt: "2026-11-01T10:00:00.000Z",
+    queuedAt: "2026-11-01T10:00:00.000Z",
+  };
+
+  /** A process that runs until the test ends it: a live holder for a staged lock. */
+  function liveProcess() {
+    const child = spawn("sleep", ["600"], { stdio: "ignore" });
+    return { pid: child.pid ?? 0, stop: () => child.kill("SIGKILL") };
+  }
+
+  it("waits while a live process holds a lead's lock, then changes the file as that process left it", async () => {
+    const server = createFolderLeadStore({ folder, log: () => {} });
+    const lead = await server.add(enquiry, ["emailjs", "webhook"]);
+    const file = join(folder, leadFileName(lead));
+    const holder = liveProcess();
+    try {
+      await symlink(lockTargetFor(holder.pid), `${file}.lock`);
+      const saving = server.saveDelivery(lead, "emailjs", {
+        ...lead.destinations.emailjs,
+        state: "sent",
+        attempts: 1,
+      } as DeliveryRecord);
+      let settled = false;
+      void saving.finally(() => {
+        settled = true;
+      });
+      // The holder changes the webhook's record while the server waits for its lock…
+      const held = JSON.parse(await readFile(file, "utf8")) as Lead;
+      await writeFile(
+        file,
+        JSON.stringify({ ...held, destinations: { ...held.destinations, webhook: webhookFailed } }),
+      );
+      expect(settled).toBe(false);
+      await rm(`${file}.lock`);
+      // …and the server's write keeps it: the file is read again once the lock is its own.
+      const saved = await saving;
+      expect(saved?.destinations).toEqual({
+        emailjs: expect.objectContaining({ state: "sent", attempts: 1 }),
+        webhook: webhookFailed,
+      });
+      const stored = JSON.parse(await readFile(file, "utf8")) as Lead;
+      expect(stored.destinations.webhook).toEqual(webhookFailed);
+      expect(stored.destinations.emailjs?.state).toBe("sent");
+      expect((await readdir(folder)).filter((name) => name.endsWith(".lock"))).toEqual([]);
+    } finally {
+      holder.stop();
+    }
+  });
+
+  it("removes a lock whose holder is gone (exited, or its number reused by a later process) with one log line, and writes", async () => {
+    const lines: string[] = [];
+    const server = createFolderLeadStore({ folder, log: (line) => lines.push(line) });
+    const [first, second] = [await server.add(enquiry, ["emailjs"]), await server.add(enquiry, ["emailjs"])];
+    if (!first || !second) throw new Error("no leads");
+    const exited = spawnSync("true").pid ?? 0;
+    const gone = lockTargetFor(exited);
+    await symlink(gone, join(folder, `${leadFileName(first)}.lock`));
+    const holder = liveProcess();
+    try {
+      // A live process, but one that started after the lock was taken: not its holder.
+      const reused = lockTargetFor(holder.pid).replace(/start=\d+/, "start=1");
+      await symlink(reused, join(folder, `${leadFileName(second)}.lock`));
+      for (const lead of [first, second]) {
+        const sent = await server.saveDelivery(lead, "emailjs", {
+          ...lead.destinations.emailjs,
+          state: "sent",
+          attempts: 1,
+        } as DeliveryRecord);
+        expect(sent?.state).toBe("sent");
+      }
+    } finally {
+      holder.stop();
+    }
+    expect(lines).toEqual([
+      expect.stringContaining(`${leadFileName(first)}.lock, a lock left by ${gone}, which is gone`),
+      expect.stringContaining(`${leadFileName(second)}.lock, a lock left by pid=${holder.pid} start=1`),
+    ]);
+    expect((await readdir(folder)).filter((name) => name.endsWith(".lock"))).toEqual([]);
+  });
+
+  it("an entry in a lock's place that is no lock fails that lead's write alone, naming it; the claim passes over it", async () => {
+    const lines: string[] = [];
+    const server = createFolderLeadStore({ folder, log: (line) => lines.push(line) });
+    const blocked = await server.add(enquiry, ["emailjs"]);
+    const other = await server.add({ ...enquiry, name: "Other" }, ["emailjs"]);
+    await mkdir(join(folder, `${leadFileName(blocked)}.lock`));
+    const sent = (lead: Lead) =>
+      ({ ...lead.destinations.emailjs, state: "sent", attempts: 1 }) as DeliveryRecord;
+    await expect(server.saveDelivery(blocked, "emailjs", sent(blocked))).rejects.toThrow(
+      `${join(folder, leadFileName(blocked))}.lock is not a lock of the store (not a symbolic link); move it out of ${folder}`,
+    );
+    expect((await server.claimNext("emailjs", new Set())).lead?.id).toBe(other.id);
+    expect(lines).toEqual([
+      expect.stringContaining(`${leadFileName(blocked)}.lock is not a lock of the store`),
+    ]);
+    expect((await server.saveDelivery(other, "emailjs", sent(other)))?.state).toBe("sent");
   });
 });
 

@@ -242,20 +242,25 @@ function createDestinationLoop(options: {
       const wait = sender.lastSendAt() + intervalMs - time;
       if (wait > 0) return schedule(Math.min(wait, outcomes.firstRetryIn(), scanMs));
       if (!(await lock.holds())) return options.lost();
-      // Claimed right before its send, so the claim outlives it; never a lead whose outcome waits.
-      const claim = await store.claimNext(destination, outcomes.unwrittenIds(destination));
+      // Claimed right before its send, so the claim outlives it; never a lead whose outcome
+      // waits, unless it is a failed attempt whose next one is due.
+      const claim = await store.claimNext(destination, outcomes.unclaimable(destination));
       if (!claim.lead) {
         // Nothing due, or what is due is held by another claim for now: look again when the
-        // next lead is due, at the latest at the next scan.
+        // next lead is due (in the store, or a failed attempt kept in memory), at the latest at
+        // the next scan.
         const dueIn = claim.dueAt !== null && claim.dueAt > time ? claim.dueAt - time : scanMs;
-        return schedule(Math.min(dueIn, outcomes.firstRetryIn(), scanMs));
+        return schedule(
+          Math.min(dueIn, outcomes.nextAttemptIn(destination), outcomes.firstRetryIn(), scanMs),
+        );
       }
       // Recorded as begun, durably, before it goes out: an erasure from now on tells this
       // destination, even while the send waits for its answer. A lead erased meanwhile is not sent.
       if (!(await store.beginAttempt(claim.lead, destination))) return schedule(0);
       // Checked after the last await before the send: a SIGTERM during the checks starts no send.
       if (stopping()) return;
-      await sender.send(claim.lead);
+      // Its record as this process knows it: an attempt whose outcome is unwritten counts.
+      await sender.send(outcomes.current(claim.lead));
       schedule(intervalMs);
     } catch (error) {
       report("send")(error);
@@ -291,7 +296,7 @@ async function dropDestination(
   while (!stopping()) {
     const { lead } = await store.claimNext(
       destination,
-      new Set([...outcomes.unwrittenIds(destination), ...done]),
+      new Set([...outcomes.unclaimable(destination), ...done]),
     );
     if (!lead) return;
     done.add(lead.id);

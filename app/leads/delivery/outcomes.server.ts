@@ -26,10 +26,12 @@ const keyOf = (outcome: Pick<Outcome, "destination"> & { lead: Pick<Lead, "id"> 
 
 /**
  * The delivery outcomes of one process on their way into the store, by lead and destination. An
- * outcome that cannot be written stays in memory (it wins over what the store holds, and its lead
- * is claimed by this process for no other send to that destination) and is written again with
- * backoff, so a lead a destination accepted is never sent there again by this process, whatever
- * the store does and however long its lease was.
+ * outcome that cannot be written stays in memory (it wins over what the store holds) and is
+ * written again with backoff, so a lead a destination accepted is never sent there again by this
+ * process, whatever the store does and however long its lease was. A failed attempt kept here
+ * still schedules the next one, as a written one would: its lead is left out of the claims until
+ * its record's `nextAttemptAt` (from the retry policy), then sent with that record; the newer
+ * outcome replaces the one waiting, which is never written after it.
  */
 export function createOutcomeWriter(options: {
   store: LeadStore;
@@ -49,7 +51,7 @@ export function createOutcomeWriter(options: {
     if (code === fault) return;
     fault = code;
     log(
-      `lead store: cannot write delivery outcomes to ${store.folder} (${cause}); they are kept in memory (no lead a destination accepted is sent there again) and written again with backoff until it works`,
+      `lead store: cannot write delivery outcomes to ${store.folder} (${cause}); they are kept in memory (no lead a destination accepted is sent there again, a failed attempt is tried again when due) and written again with backoff until it works`,
     );
   };
   const worked = () => {
@@ -61,28 +63,39 @@ export function createOutcomeWriter(options: {
   /**
    * Writes an outcome and returns the lead as stored now (null: erased meanwhile, nothing to
    * write, then or ever); one that cannot be written stays in memory and is tried again later
-   * (undefined).
+   * (undefined). A new outcome (no `previous`) replaces the one waiting for its lead and
+   * destination; a waiting one replaced meanwhile is not kept again.
    */
   const write = async (outcome: Outcome, previous?: Retry): Promise<Lead | null | undefined> => {
     const key = keyOf(outcome);
+    const replaced = previous ? undefined : retries.get(key);
+    if (replaced) retries.delete(key);
     try {
       const stored = await store.saveDelivery(outcome.lead, outcome.destination, outcome.record);
-      if (retries.get(key) === previous) retries.delete(key);
+      if (previous && retries.get(key) === previous) retries.delete(key);
       if (retries.size === 0) worked();
       return stored;
     } catch (error) {
-      const delayMs = previous ? Math.min(previous.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
-      retries.set(key, { ...outcome, retryAt: now().getTime() + delayMs, delayMs });
       failed(error);
+      if (previous && retries.get(key) !== previous) return undefined;
+      const last = previous ?? replaced;
+      const delayMs = last ? Math.min(last.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
+      retries.set(key, { ...outcome, retryAt: now().getTime() + delayMs, delayMs });
       return undefined;
     }
   };
+
+  /** Whether a waiting outcome's lead waits for another attempt at `time` (its record pending, not due yet). */
+  const waitsForAttempt = (entry: Retry, time: number) =>
+    entry.record?.state === "pending" && Date.parse(entry.record.nextAttemptAt) > time;
 
   /** The retries under way: two loops asking at once share one round. */
   let writing: Promise<void> | undefined;
   const writeDue = async (all: boolean) => {
     const time = now().getTime();
     for (const entry of [...retries.values()]) {
+      // Replaced by a newer outcome meanwhile (its lead was sent again): never written after it.
+      if (retries.get(keyOf(entry)) !== entry) continue;
       if (all || entry.retryAt <= time) await write(entry, entry);
     }
   };
@@ -107,13 +120,41 @@ export function createOutcomeWriter(options: {
     unwrittenCount: () => retries.size,
     /** Whether an outcome a destination accepted is among the unwritten outcomes. */
     sentUnwritten: () => [...retries.values()].some((entry) => entry.record?.state === "sent"),
-    /** The ids of the leads whose outcome at `destination` is unwritten: no send there claims them again. */
-    unwrittenIds: (destination: DestinationName): ReadonlySet<string> =>
-      new Set(
+    /**
+     * The ids of the leads no send to `destination` may claim now: those whose outcome there is
+     * unwritten, except a failed attempt whose next one is due (it is sent again with its record
+     * from here: `current`).
+     */
+    unclaimable(destination: DestinationName): ReadonlySet<string> {
+      const time = now().getTime();
+      return new Set(
         [...retries.values()]
-          .filter((entry) => entry.destination === destination)
+          .filter(
+            (entry) =>
+              entry.destination === destination &&
+              (entry.record?.state !== "pending" || waitsForAttempt(entry, time)),
+          )
           .map((entry) => entry.lead.id),
-      ),
+      );
+    },
+    /** Milliseconds until the next attempt of a failed one kept here is due at `destination` (Infinity when none). */
+    nextAttemptIn(destination: DestinationName): number {
+      const time = now().getTime();
+      const due = [...retries.values()]
+        .filter((entry) => entry.destination === destination && entry.record?.state === "pending")
+        .map((entry) => Date.parse(entry.record?.nextAttemptAt ?? "") - time)
+        // One already due waits for the store to hand it out (a lease): the next scan looks again.
+        .filter((ms) => ms > 0);
+      return Math.min(...due);
+    },
+    /** A claimed lead with the records this process holds for it and has not written: what its send starts from. */
+    current(lead: Lead): Lead {
+      let known = lead;
+      for (const entry of retries.values()) {
+        if (entry.lead.id === lead.id) known = withDelivery(known, entry.destination, entry.record);
+      }
+      return known;
+    },
     /** The leads with unwritten outcomes, every one of them applied, by lead id: they win over what the store holds. */
     unwrittenOutcomes(): ReadonlyMap<string, Lead> {
       const leads = new Map<string, Lead>();

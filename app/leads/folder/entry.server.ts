@@ -5,7 +5,7 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { FolderView, Problem } from "~/leads/folder/view.server";
+import { type FolderView, fileVersion, type Problem } from "~/leads/folder/view.server";
 import { TEMP_PREFIX } from "~/leads/folder/writes.server";
 import { type Lead, leadFileName, leadIdOfFileName, logLeadState, parseLead } from "~/leads/lead";
 
@@ -58,9 +58,9 @@ export async function inspectEntry(
       });
       return false;
     }
-    const cached = view.known(name);
-    // A sent lead never changes again; any other may (the deliverer, the operator's retry).
-    if (cached && (cached.lead.state === "sent" || cached.mtimeMs === info.mtimeMs)) return false;
+    // Read again whenever the file changed, whatever the lead's state: another process (the
+    // operator's command) may have written it.
+    if (view.known(name)?.version === fileVersion(info)) return false;
     const problem = await readLead(view, name);
     if (problem) {
       forget(name);
@@ -102,7 +102,7 @@ async function readLead(view: FolderView, name: string): Promise<Problem | null>
   if ("key" in read) return read;
   // An operator released it from the quarantine: the server's log says so too.
   if (view.known(name)?.lead.state === "spam" && read.lead.state !== "spam") logLeadState(read.lead);
-  view.remember(name, read.lead, read.mtimeMs);
+  view.remember(name, read.lead, read.version);
   return null;
 }
 
@@ -114,7 +114,7 @@ async function readLead(view: FolderView, name: string): Promise<Problem | null>
 export async function readLeadFile(
   folder: string,
   name: string,
-): Promise<{ lead: Lead; mtimeMs: number } | Problem> {
+): Promise<{ lead: Lead; version: string } | Problem> {
   const path = join(folder, name);
   const handle = await open(path, READ_FLAGS);
   try {
@@ -144,7 +144,7 @@ export async function readLeadFile(
         line: `${path} holds lead ${lead.id}, whose file is ${leadFileName(lead)}; skipped and never delivered (a copy made by hand? move it out of ${folder})`,
       };
     }
-    return { lead, mtimeMs: info.mtimeMs };
+    return { lead, version: fileVersion(info) };
   } finally {
     await handle.close();
   }

@@ -1,17 +1,8 @@
 /** The folder lead store: one JSON file per lead in the data folder, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
-import {
-  access,
-  lstat,
-  mkdir,
-  readdir,
-  readFile,
-  stat,
-  unlink,
-  writeFile as writeNewFile,
-} from "node:fs/promises";
+import { access, lstat, mkdir, readdir, stat, unlink, writeFile as writeNewFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { DESTINATIONS } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
 import {
   countLeads,
   type LeadStore,
@@ -30,6 +21,7 @@ import {
   recordAttemptBegun,
 } from "~/leads/folder/attempts.server";
 import { readLeadFile } from "~/leads/folder/entry.server";
+import { createLeadGuard } from "~/leads/folder/guard.server";
 import { createFolderScan } from "~/leads/folder/scan.server";
 import { createFolderView, type FolderView } from "~/leads/folder/view.server";
 import { createFolderWrites, fsyncFolder } from "~/leads/folder/writes.server";
@@ -40,9 +32,11 @@ import {
   leadIdOfFileName,
   logLeadState,
   newLead,
-  parseLead,
   withDelivery,
 } from "~/leads/lead";
+
+/** A lock cannot be made because the folder takes no write at all: nobody else can change a lead either. */
+const REFUSED_WRITES = new Set(["EROFS", "ENOSPC", "EDQUOT"]);
 
 /** Delivered leads removed at once when the disk is full, so a new enquiry fits. */
 const ROOM_ON_ENOSPC = 16;
@@ -104,22 +98,63 @@ export function createFolderLeadStore(
   } = options;
   const view = createFolderView({ folder, create, erased: erasedFolder(folder), log, now });
   const attempted = attemptedFolder(folder);
-  const { fileOf, sorted, remove, wasErased, countUndelivered } = view;
+  const { fileOf, sorted, wasErased, countUndelivered } = view;
   const writes = createFolderWrites(view, onWrite);
   const scan = createFolderScan(view);
+  // Every change of an existing lead's file, here and in `npm run leads`, holds its lock:
+  // docs/decisions/029-one-guard-per-lead-file.md.
+  const guard = createLeadGuard({
+    folder,
+    log,
+    remakeFolder: create ? () => view.remakeFolder() : undefined,
+    onLockError: (error) => writes.record(error),
+  });
   /**
    * Deliveries pending when this process took over (`destination:id`): due at once, until their
    * next write.
    */
   const hurried = new Set<string>();
-  /** Each lead's writes of delivery outcomes, one at a time: one never undoes another's record. */
-  const savingDeliveries = new Map<string, Promise<unknown>>();
 
-  /** The lead as its file holds it now (another process may have written it), or as last known. */
-  const reread = async (name: string, fallback: Lead): Promise<Lead> => {
-    const text = await readFile(join(folder, name), "utf8").catch(() => null);
-    const stored = text === null ? null : parseLead(text);
-    return stored?.id === fallback.id ? stored : (view.known(name)?.lead ?? fallback);
+  /**
+   * The lead as its file `name` holds it now, read while holding its lock (the view is brought up
+   * to date with it); null when the file is gone (erased, removed, its folder deleted).
+   */
+  const readNow = async (name: string): Promise<Lead | null> => {
+    try {
+      const read = await readLeadFile(folder, name);
+      if ("key" in read) throw new Error(read.line);
+      view.remember(name, read.lead, read.version);
+      return read.lead;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  };
+
+  /** Removes a lead's file (no erasure record), holding its lock. */
+  const remove = async (lead: Lead) => {
+    const name = fileOf(lead.id);
+    if (name !== undefined) await guard.withLead(name, () => view.remove(lead));
+  };
+
+  /**
+   * The pending lead `chosen`, claimed for a send to `destination`: read again under its lock, so
+   * a change another process made since the last scan counts; null when it is no longer pending
+   * and due there. A disk that takes no write at all (no lock can be made) has no other writer:
+   * then it is read without one.
+   */
+  const claim = async (chosen: Lead, destination: DestinationName, time: number) => {
+    const name = fileOf(chosen.id);
+    if (name === undefined) return null;
+    const read = () => readNow(name);
+    const lead = await guard.withLead(name, read).catch((error: NodeJS.ErrnoException) => {
+      if (error.code && REFUSED_WRITES.has(error.code)) return read();
+      throw error;
+    });
+    const record = lead?.destinations[destination];
+    if (!lead || record?.state !== "pending") return null;
+    const due = hurried.has(`${destination}:${lead.id}`) ? 0 : Date.parse(record.nextAttemptAt);
+    return due <= time ? lead : null;
   };
 
   /** Removes up to `count` delivered leads, oldest first; never one the agency has not got. */
@@ -185,7 +220,7 @@ export function createFolderLeadStore(
       for (const destination of Object.keys(lead.destinations)) hurried.delete(`${destination}:${lead.id}`);
       if (name !== undefined) {
         view.startSave(lead.id);
-        const written = await writes.write(name, lead, true);
+        const written = await guard.withLead(name, () => writes.write(name, lead, true));
         view.endSave(lead.id);
         return written;
       }
@@ -193,29 +228,25 @@ export function createFolderLeadStore(
       throw new Error(`lead ${lead.id} was not read from ${folder}`);
     },
 
-    saveDelivery(lead, destination, record) {
-      const previous = savingDeliveries.get(lead.id) ?? Promise.resolve();
-      const saving = previous
-        .catch(() => undefined)
-        .then(async () => {
-          const name = fileOf(lead.id);
-          hurried.delete(`${destination}:${lead.id}`);
-          if (name === undefined) {
-            if (await wasErased(lead)) return null;
-            throw new Error(`lead ${lead.id} was not read from ${folder}`);
-          }
-          const updated = withDelivery(await reread(name, lead), destination, record);
-          view.startSave(lead.id);
-          const written = await writes.write(name, updated, true);
-          view.endSave(lead.id);
-          return written ? updated : null;
-        });
-      savingDeliveries.set(lead.id, saving);
-      const forget = () => {
-        if (savingDeliveries.get(lead.id) === saving) savingDeliveries.delete(lead.id);
-      };
-      saving.then(forget, forget);
-      return saving;
+    async saveDelivery(lead, destination, record) {
+      const name = fileOf(lead.id);
+      hurried.delete(`${destination}:${lead.id}`);
+      if (name === undefined) {
+        if (await wasErased(lead)) return null;
+        throw new Error(`lead ${lead.id} was not read from ${folder}`);
+      }
+      view.startSave(lead.id);
+      // Read, changed and written under the lead's lock: the other destinations' records are the
+      // file's own, whatever another process wrote since this one last read it.
+      const saved = await guard.withLead(name, async () => {
+        // A file gone (its folder deleted by hand) is written again from what this process knew;
+        // an erased one is not (the write checks the erasure record).
+        const stored = (await readNow(name)) ?? view.known(name)?.lead ?? lead;
+        const updated = withDelivery(stored, destination, record);
+        return (await writes.write(name, updated, true)) ? updated : null;
+      });
+      view.endSave(lead.id);
+      return saved;
     },
 
     remove,
@@ -227,7 +258,10 @@ export function createFolderLeadStore(
       // Read once the erasure is recorded: a send that begins from now on sees it and never goes
       // out, and one that began before left its marker (beginAttempt) or its counted attempt.
       const name = fileOf(lead.id);
-      const stored = name === undefined ? lead : await reread(name, lead);
+      const stored =
+        name === undefined
+          ? lead
+          : ((await readNow(name).catch(() => null)) ?? view.known(name)?.lead ?? lead);
       const marked = await attemptsBegun(attempted, lead.id);
       await remove(lead);
       await writes.syncFolder();
@@ -265,20 +299,33 @@ export function createFolderLeadStore(
     async claimNext(destination, except) {
       // The view is this store: one deliverer per folder (its lock file) picks from it.
       const time = now().getTime();
+      /** Leads read again under their lock and found not due here now, or whose lock is unusable. */
+      const passed = new Set<string>();
       for (;;) {
         let chosen: Lead | undefined;
         let chosenDue = 0;
         for (const lead of sorted()) {
           const record = lead.destinations[destination];
-          if (record?.state !== "pending" || except.has(lead.id)) continue;
+          if (record?.state !== "pending" || except.has(lead.id) || passed.has(lead.id)) continue;
           const due = hurried.has(`${destination}:${lead.id}`) ? 0 : Date.parse(record.nextAttemptAt);
           if (chosen === undefined || due < chosenDue) [chosen, chosenDue] = [lead, due];
         }
         if (chosen === undefined) return { lead: null, dueAt: null };
         if (chosenDue > time) return { lead: null, dueAt: chosenDue };
         // Erased while it waited (`npm run leads -- erase`): never sent.
-        if (!(await wasErased(chosen))) return { lead: chosen };
-        hurried.delete(`${destination}:${chosen.id}`);
+        if (await wasErased(chosen)) {
+          hurried.delete(`${destination}:${chosen.id}`);
+          continue;
+        }
+        try {
+          const claimed = await claim(chosen, destination, time);
+          if (claimed) return { lead: claimed };
+        } catch (error) {
+          // Its lock or its file unusable now: that lead waits, the others are sent.
+          const line = error instanceof Error ? error.message : String(error);
+          view.report(fileOf(chosen.id) ?? chosen.id, { key: `claim:${line}`, line });
+        }
+        passed.add(chosen.id);
       }
     },
 
@@ -307,7 +354,7 @@ export function createFolderLeadStore(
     full: () => countUndelivered() >= maxLeads,
 
     async prune(retention) {
-      const removed = await pruneFolder(view, retention);
+      const removed = await pruneFolder(view, remove, retention);
       const cutoff = now().getTime() - retention.days * DAY_MS;
       await pruneAttempts(attempted, cutoff, (id) => fileOf(id) !== undefined);
       return removed;
@@ -374,7 +421,11 @@ const DAY_MS = 24 * 60 * 60_000;
  * Removes leads that are not `pending` once they are older than `days`, quarantined ones once
  * older than `spamDays`, and erasure records older than `days`; returns how many leads.
  */
-async function pruneFolder(view: FolderView, { days, spamDays }: Retention): Promise<number> {
+async function pruneFolder(
+  view: FolderView,
+  remove: (lead: Lead) => Promise<void>,
+  { days, spamDays }: Retention,
+): Promise<number> {
   const time = view.now().getTime();
   const cutoff = time - days * DAY_MS;
   const spamCutoff = time - spamDays * DAY_MS;
@@ -382,7 +433,7 @@ async function pruneFolder(view: FolderView, { days, spamDays }: Retention): Pro
   for (const lead of view.sorted()) {
     const received = Date.parse(lead.receivedAt);
     if (lead.state === "pending" || received >= (lead.state === "spam" ? spamCutoff : cutoff)) continue;
-    await view.remove(lead);
+    await remove(lead);
     logLeadState(lead, "removed");
     removed += 1;
   }

@@ -7,6 +7,14 @@ import { type Lead, UNDELIVERED_STATES } from "~/leads/lead";
 export type Problem = { key: string; line: string };
 
 /**
+ * Which version of a file the view holds: its inode (every write is a new file renamed over the
+ * old), mtime and size. Another process's write changes it, whatever the lead's state.
+ */
+export function fileVersion(info: { ino: number; mtimeMs: number; size: number }): string {
+  return `${info.ino}:${info.mtimeMs}:${info.size}`;
+}
+
+/**
  * What the folder store knows of its folder, shared by its jobs (writes, scanning, the store's
  * own rules): the leads read or written, by file name, and what was said about the rest. The
  * collections and flags behind it are this module's own; the jobs call its operations.
@@ -26,16 +34,16 @@ export interface FolderView {
   /** The folder cannot be listed because it is gone: said once, if this process had made it. */
   reportMissing(): void;
 
-  /** The lead read from file `name` and the file's mtime, if it was read or written. */
-  known(name: string): { lead: Lead; mtimeMs: number } | undefined;
+  /** The lead read from file `name` and the file's version (`fileVersion`), if it was read or written. */
+  known(name: string): { lead: Lead; version: string } | undefined;
   /** How many lead files are known. */
   size(): number;
   /** The file lead `id` was read from or written to: the only place it is ever written. */
   fileOf(id: string): string | undefined;
   /** A file was read and holds `lead`. */
-  remember(name: string, lead: Lead, mtimeMs: number): void;
+  remember(name: string, lead: Lead, version: string): void;
   /** `lead` was written to its file `name`: known, its file recorded, any problem with it over. */
-  rememberWrite(name: string, lead: Lead, mtimeMs: number): void;
+  rememberWrite(name: string, lead: Lead, version: string): void;
   /** Drops a file's lead; its file name stays known, so an outcome is written back to it. */
   forget(name: string): void;
 
@@ -76,7 +84,7 @@ export function createFolderView(options: {
 }): FolderView {
   const { folder, create, erased, log } = options;
   /** Valid leads by file name. */
-  const cache = new Map<string, { lead: Lead; mtimeMs: number }>();
+  const cache = new Map<string, { lead: Lead; version: string }>();
   /** The file each lead was read from or written to, by lead id. */
   const files = new Map<string, string>();
   /** Leads with a save under way or failed: their file name stays known until it is written. */
@@ -125,12 +133,12 @@ export function createFolderView(options: {
     size: () => cache.size,
     fileOf: (id) => files.get(id),
 
-    remember(name, lead, mtimeMs) {
-      cache.set(name, { lead, mtimeMs });
+    remember(name, lead, version) {
+      cache.set(name, { lead, version });
     },
 
-    rememberWrite(name, lead, mtimeMs) {
-      cache.set(name, { lead, mtimeMs });
+    rememberWrite(name, lead, version) {
+      cache.set(name, { lead, version });
       files.set(lead.id, name);
       reported.delete(name);
     },

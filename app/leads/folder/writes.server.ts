@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { WriteOutcome } from "~/leads/contract.server";
-import type { FolderView } from "~/leads/folder/view.server";
+import { type FolderView, fileVersion } from "~/leads/folder/view.server";
 import { type Lead, leadFileText } from "~/leads/lead";
 
 /** The prefix of the store's temporary files (a write under way, or torn by a crash). */
@@ -69,11 +69,12 @@ export function createFolderWrites(view: FolderView, onWrite: (error: unknown) =
   const writeFile = async (name: string, lead: Lead, update: boolean) => {
     const temporary = join(folder, `${TEMP_PREFIX}${randomUUID()}`);
     const handle = await openNew(temporary);
-    let mtimeMs: number;
+    let version: string;
     try {
       await handle.writeFile(leadFileText(lead), "utf8");
       await handle.datasync();
-      mtimeMs = (await handle.stat()).mtimeMs;
+      // Renamed, the file keeps its inode and mtime: the version a scan then finds.
+      version = fileVersion(await handle.stat());
     } catch (error) {
       await handle.close().catch(() => undefined);
       await unlink(temporary).catch(() => undefined);
@@ -96,7 +97,7 @@ export function createFolderWrites(view: FolderView, onWrite: (error: unknown) =
       return false;
     }
     await syncFolder();
-    view.rememberWrite(name, lead, mtimeMs);
+    view.rememberWrite(name, lead, version);
     return true;
   };
 
@@ -121,6 +122,8 @@ export function createFolderWrites(view: FolderView, onWrite: (error: unknown) =
 
   return {
     syncFolder,
+    /** Records a write that failed before it reached the file (its lock could not be made). */
+    record,
     /** Writes `lead` to its file `name`; an update (`update`) of an erased lead writes nothing: false. */
     async write(name: string, lead: Lead, update = false) {
       let written: boolean;
