@@ -84,6 +84,11 @@ async function startApp(options: {
   return { app, storeDir, leads };
 }
 
+/** A new database when the test runs on PostgreSQL; none on the data folder. */
+async function databaseFor(store: "the data folder" | "PostgreSQL", postgres: TestPostgres) {
+  return store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
+}
+
 /** `npm run leads -- --json`, one object per lead. */
 async function listed(leads: (args: string[]) => Promise<string>): Promise<Record<string, unknown>[]> {
   return (await leads(["--json"]))
@@ -149,7 +154,7 @@ for (const store of ["the data folder", "PostgreSQL"] as const) {
         serverNode,
       }) => {
         test.setTimeout(120_000);
-        const databaseUrl = store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
+        const databaseUrl = await databaseFor(store, postgres);
         const { app, storeDir, leads } = await startApp({ fake, folder, node: serverNode, databaseUrl });
         const values = validEnquiry();
         const record = shown(language);
@@ -301,7 +306,7 @@ test.describe("a page from one server, its enquiry taken by another", () => {
       serverNode,
     }) => {
       test.setTimeout(120_000);
-      const databaseUrl = store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
+      const databaseUrl = await databaseFor(store, postgres);
       const [a, b] = await Promise.all(
         [SERVER_A, SERVER_B].map((env) => startApp({ fake, folder, node: serverNode, databaseUrl, env })),
       );
