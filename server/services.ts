@@ -1,11 +1,16 @@
 /** The services the server creates once (leads, mail, limits, notices, metrics, alerts) and starts and stops together. */
 import { hostname } from "node:os";
+import { privacyFactsFrom } from "~/content/privacy-notice/facts.server";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
 import { type AlertPoster, createAlertPoster } from "~/destinations/alert.server";
 import { POST_TIMEOUT_MS } from "~/destinations/post-json.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
+import {
+  createPrivacyNoticeRenderings,
+  type PrivacyNoticeRenderings,
+} from "~/enquiry/privacy-notice-renderings.server";
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
@@ -16,6 +21,7 @@ import { createLeadService, type LeadService } from "~/leads/service.server";
 import { EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
 import { selectTransport } from "~/mail/transport.server";
 import type { MailTransport } from "~/mail/types";
+import { privacyNoticeRenderings } from "~/privacy-notice/rendering.server";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
 import { createFolderVitalsStore } from "~/vitals/folder-store.server";
@@ -35,6 +41,8 @@ export interface AppServices {
   notices: SentNotices;
   /** With DATABASE_URL: the double-submit memory every replica shares; null: this process's own only. */
   submissions: PostgresSubmissions | null;
+  /** Every privacy notice text the site rendered: what an enquiry's posted hash is checked against. */
+  privacyNotices: PrivacyNoticeRenderings;
   /** ENQUIRY_BLOCK_LIST and ENQUIRY_BLOCK_HEADLESS: what the quarantine catches besides the honeypot. */
   spamRules: SpamRules;
   beaconLimits: BeaconLimits;
@@ -103,12 +111,19 @@ export function createServices(env: Env) {
   // With a database the limits count once for the whole site; without, in this process's memory.
   const limitStore = database ? databaseLimitStore(database) : undefined;
   const submissions = database ? createPostgresSubmissions(database) : null;
+  // The texts this server's page shows, filled with its configuration, recorded for every server.
+  const privacyNotices = createPrivacyNoticeRenderings({
+    own: privacyNoticeRenderings(privacyFactsFrom(env)),
+    storeDir: env.ENQUIRY_STORE_DIR,
+    database,
+  });
   const services: AppServices = {
     leads,
     mail,
     enquiryLimits: createEnquiryLimits(env, limitStore),
     notices,
     submissions,
+    privacyNotices,
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
     beaconLimits: createBeaconLimits(env, limitStore),
     vitals,
@@ -129,6 +144,7 @@ export function createServices(env: Env) {
     start() {
       database?.start();
       leads.start();
+      privacyNotices.start();
       chat?.alerts.start();
       // Metrics age out even when no beacon arrives to trigger a rotation.
       prune();
@@ -148,6 +164,7 @@ export function createServices(env: Env) {
     async stop() {
       clearInterval(pruning);
       clearInterval(sweeping);
+      privacyNotices.stop();
       chat?.alerts.stop();
       // An alert still queued is dropped: only one being posted is finished.
       await Promise.all([leads.stop(), chat?.poster.stop()]);

@@ -1,4 +1,6 @@
 /** The privacy notice shown at the enquiry form, in English and Hindi, rendered on the server only. */
+import type { SubmissionResult } from "@conform-to/react";
+import { useActionData } from "@remix-run/react";
 import { Fragment } from "react";
 import {
   PRIVACY_NOTICE_VERSION,
@@ -7,31 +9,50 @@ import {
   privacyNoticeTexts,
 } from "~/content/privacy-notice";
 import { privacyFacts } from "~/content/privacy-notice/facts.server";
-import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
-import {
-  type PrivacyNoticeFacts,
-  type PrivacyNoticeSegment,
-  privacyNoticeBlocks,
-} from "~/privacy-notice/text";
+import { PRIVACY_NOTICE_FIELDS, privacyNoticeHashField } from "~/privacy-notice/fields";
+import { renderPrivacyNotice } from "~/privacy-notice/rendering.server";
+import type { PrivacyNoticeBlocks, PrivacyNoticeFacts, PrivacyNoticeSegment } from "~/privacy-notice/text";
 
 const linkClass =
   "font-medium text-primary-dark underline decoration-primary/40 underline-offset-2 hover:decoration-primary-dark";
 
-/** The privacy notice in the enquiry form, with this server's configuration. */
+/**
+ * The privacy notice in the enquiry form, with this server's configuration. It returns an
+ * element: ServerRendered calls it as a function, and the hook below belongs to a component.
+ */
 export function PrivacyNotice() {
-  return <PrivacyNoticeFor facts={privacyFacts} />;
+  return <PrivacyNoticeAfterAction />;
+}
+
+/**
+ * The notice with the language its sender chose checked, when the page is rendered again for
+ * a refused enquiry sent without JavaScript (the action's values carry it back); English
+ * otherwise, and always on the shared document, which no action renders.
+ */
+function PrivacyNoticeAfterAction() {
+  const posted = useActionData<{ result?: SubmissionResult<string[]> | null }>()?.result?.initialValue;
+  const language = posted?.[PRIVACY_NOTICE_FIELDS.language];
+  return (
+    <PrivacyNoticeFor facts={privacyFacts} language={typeof language === "string" ? language : undefined} />
+  );
 }
 
 /**
  * Every language's privacy notice, one shown at a time: each text follows its radio button and
  * label, and CSS shows the text after the checked one (`.privacy-notice` in app.css), so the
  * switch needs no script and the page stays the same for every visitor. The form posts the
- * checked language and, in the hidden field, the version.
+ * checked language and, in hidden fields, the version and the SHA-256 of the text rendered in
+ * each language (docs/decisions/028-notice-record-of-the-text-shown.md). `language` is checked
+ * when it is one of the notice's, else the first.
  */
-export function PrivacyNoticeFor({ facts }: { facts: PrivacyNoticeFacts }) {
+export function PrivacyNoticeFor({ facts, language }: { facts: PrivacyNoticeFacts; language?: string }) {
+  const rendered = privacyNoticeTexts.map((text) => ({ text, ...renderPrivacyNotice(text, facts) }));
+  const checked = rendered.some(({ text }) => text.language === language)
+    ? language
+    : privacyNoticeTexts[0].language;
   return (
     <div className="privacy-notice rounded-2xl bg-primary-soft px-5 py-4 text-muted text-sm">
-      {privacyNoticeTexts.map((text, index) => {
+      {rendered.map(({ text, blocks }) => {
         const id = `privacy-notice-${text.language}`;
         return (
           <Fragment key={text.language}>
@@ -40,24 +61,40 @@ export function PrivacyNoticeFor({ facts }: { facts: PrivacyNoticeFacts }) {
               id={id}
               name={PRIVACY_NOTICE_FIELDS.language}
               value={text.language}
-              defaultChecked={index === 0}
+              defaultChecked={text.language === checked}
               className="size-4 accent-primary"
             />
             <label htmlFor={id} lang={text.language} className="mr-4 font-semibold text-ink">
               <span className="sr-only">{text.heading}: </span>
               {text.languageName}
             </label>
-            <NoticeText text={text} facts={facts} />
+            <NoticeText text={text} blocks={blocks} contact={facts.contact.email} />
           </Fragment>
         );
       })}
       <input type="hidden" name={PRIVACY_NOTICE_FIELDS.version} value={PRIVACY_NOTICE_VERSION} />
+      {rendered.map(({ text, rendering }) => (
+        <input
+          key={text.language}
+          type="hidden"
+          name={privacyNoticeHashField(text.language)}
+          value={rendering.sha256}
+        />
+      ))}
     </div>
   );
 }
 
-function NoticeText({ text, facts }: { text: PrivacyNoticeText; facts: PrivacyNoticeFacts }) {
-  const blocks = privacyNoticeBlocks(text, facts);
+/** One language's text, from the very blocks its hash was taken of. */
+function NoticeText({
+  text,
+  blocks,
+  contact,
+}: {
+  text: PrivacyNoticeText;
+  blocks: PrivacyNoticeBlocks;
+  contact: string;
+}) {
   const render = (segments: PrivacyNoticeSegment[]) =>
     segments.map((segment) => {
       if (typeof segment === "string") return segment;
@@ -76,11 +113,7 @@ function NoticeText({ text, facts }: { text: PrivacyNoticeText; facts: PrivacyNo
         );
       }
       return (
-        <a
-          key={segment.target}
-          href={mailto(facts.contact.email, text.requests[segment.target])}
-          className={linkClass}
-        >
+        <a key={segment.target} href={mailto(contact, text.requests[segment.target])} className={linkClass}>
           {segment.label}
         </a>
       );

@@ -16,7 +16,7 @@ import {
   type NoticeKind,
 } from "~/enquiry/notices";
 import type { PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
-import { readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
+import { postedPrivacyNoticeLanguage, readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
 import { captureSource } from "~/enquiry/source.server";
@@ -29,6 +29,7 @@ import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { logMailFailure } from "~/mail/failures.server";
 import type { SendResult } from "~/mail/types";
+import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
 
 type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
 
@@ -86,7 +87,7 @@ export async function loadEnquiry(
 /** What the action uses of the server's services (server/services.ts). */
 type EnquiryContext = Pick<
   AppLoadContext,
-  "client" | "leads" | "mail" | "enquiryLimits" | "spamRules" | "notices" | "submissions"
+  "client" | "leads" | "mail" | "enquiryLimits" | "spamRules" | "notices" | "submissions" | "privacyNotices"
 >;
 
 export async function handleEnquiry(request: Request, context: EnquiryContext) {
@@ -108,6 +109,9 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
     if (values?.[0] !== undefined) form.set(name, values[0]);
     if (values?.length !== 1) structural[name] = [FIELD_ERRORS[name]];
   }
+  // Back with the values of a refused enquiry, so the page rendered again shows the notice's language chosen.
+  const language = postedPrivacyNoticeLanguage(fields);
+  if (language !== undefined) form.set(PRIVACY_NOTICE_FIELDS.language, language);
   const submission = parseWithZod(form, { schema: enquirySchema });
   if (submission.status !== "success" || Object.keys(structural).length > 0) {
     // A bot that filled the hidden field gets the success it expects, whatever it typed; an
@@ -126,7 +130,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
 
   const enquiry = submission.value;
   const source = captureSource(request, fields);
-  const privacyNotice = readPrivacyNotice(fields);
+  const privacyNotice = await readPrivacyNotice(fields, context.privacyNotices);
   // Each outcome of a valid enquiry names the privacy notice its sender was shown, when known.
   const logShown = (line: Omit<EnquiryLogLine, "ms">) =>
     log({ ...line, privacyNotice: describePrivacyNotice(privacyNotice) || undefined });

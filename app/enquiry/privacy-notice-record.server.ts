@@ -1,30 +1,38 @@
 /** Reads from a posted form which privacy notice its sender was shown, for the lead to keep. */
-import { createHash } from "node:crypto";
-import { privacyFacts } from "~/content/privacy-notice/facts.server";
-import { publishedPrivacyNotice } from "~/content/privacy-notice/published";
 import { singleValue } from "~/enquiry/body.server";
+import type { PrivacyNoticeRenderings } from "~/enquiry/privacy-notice-renderings.server";
 import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
-import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
-import { fillPrivacyNotice, type PrivacyNoticeFacts } from "~/privacy-notice/text";
+import { PRIVACY_NOTICE_FIELDS, privacyNoticeHashField } from "~/privacy-notice/fields";
 
-/** The SHA-256 (hex) a privacy notice record holds of the text as rendered. */
-export function privacyNoticeSha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
+/** A language as a form may post it: what the hash field's name is made of. */
+const LANGUAGE = /^[0-9A-Za-z-]{1,32}$/;
+
+/**
+ * The privacy notice the form says it showed: the version and language posted, and the SHA-256
+ * the page posted of the text it rendered in that language, when that hash is of a text this
+ * site rendered, in that version and language (`renderings`: every server's, every release's).
+ * Otherwise nothing: a missing, unknown or forged hash, or one that belongs to another version
+ * or language. Never a reason to refuse an enquiry (docs/decisions/022-privacy-notice.md).
+ */
+export async function readPrivacyNotice(
+  fields: Map<string, string[]>,
+  renderings: Pick<PrivacyNoticeRenderings, "find">,
+): Promise<PrivacyNoticeRecord | undefined> {
+  const version = singleValue(fields, PRIVACY_NOTICE_FIELDS.version);
+  const language = singleValue(fields, PRIVACY_NOTICE_FIELDS.language);
+  if (version === undefined || language === undefined || !LANGUAGE.test(language)) return undefined;
+  const sha256 = singleValue(fields, privacyNoticeHashField(language));
+  if (sha256 === undefined) return undefined;
+  const rendering = await renderings.find(sha256);
+  if (rendering?.version !== version || rendering.language !== language) return undefined;
+  return { version, language, sha256 };
 }
 
 /**
- * The privacy notice the form says it showed, when the server knows that version in that
- * language; otherwise nothing. Never a reason to refuse an enquiry: a page left open across a
- * deploy posts an older version, which is still known, and a form from elsewhere posts none.
+ * The language the form posted for its privacy notice, to go back with the form's values when
+ * the page is rendered again for a refused enquiry (the notice then shows it checked).
  */
-export function readPrivacyNotice(
-  fields: Map<string, string[]>,
-  facts: PrivacyNoticeFacts = privacyFacts,
-): PrivacyNoticeRecord | undefined {
-  const version = singleValue(fields, PRIVACY_NOTICE_FIELDS.version);
+export function postedPrivacyNoticeLanguage(fields: Map<string, string[]>): string | undefined {
   const language = singleValue(fields, PRIVACY_NOTICE_FIELDS.language);
-  if (version === undefined || language === undefined) return undefined;
-  const text = publishedPrivacyNotice(version, language);
-  if (text === undefined) return undefined;
-  return { version, language, sha256: privacyNoticeSha256(fillPrivacyNotice(text, facts)) };
+  return language !== undefined && LANGUAGE.test(language) ? language : undefined;
 }

@@ -1,16 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
 import { privacyFactsFrom } from "../../app/content/privacy-notice/facts.server";
 import { publishedPrivacyNotice } from "../../app/content/privacy-notice/published";
-import { privacyNoticeSha256 } from "../../app/enquiry/privacy-notice-record.server";
+import { RENDERINGS_FOLDER } from "../../app/enquiry/privacy-notice-renderings.server";
 import { parseEnv } from "../../app/env.server";
 import type { PrivacyNoticeRecord } from "../../app/lead-parts/privacy-notice";
+import { privacyNoticeSha256 } from "../../app/privacy-notice/rendering.server";
 import { fillPrivacyNotice } from "../../app/privacy-notice/text";
 import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
 import {
+  databaseReady,
   databaseStatus,
   healthDetails,
   type RunningServer,
@@ -24,6 +26,7 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
+import type { TestPostgres } from "../support/postgres";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 
 // Each lead records the privacy notice its sender was shown, end to end: a real browser on the
@@ -35,12 +38,15 @@ const test = replicaTest(fakeHostFor(4));
 test.describe.configure({ mode: "serial" });
 
 /** Configured, so the recorded hash is of the text as this server fills it in. */
-const SERVER_ENV = { ENQUIRY_RETENTION_DAYS: "45" };
+const SERVER_ENV: Record<string, string> = { ENQUIRY_RETENTION_DAYS: "45" };
 
-/** The record a lead should carry for the current privacy notice in `language`, hashed as the server renders it. */
-function shown(language: "en" | "hi"): PrivacyNoticeRecord {
+/**
+ * The record a lead should carry for the current privacy notice in `language`, hashed as a
+ * server configured with `env` renders it.
+ */
+function shown(language: "en" | "hi", env = SERVER_ENV): PrivacyNoticeRecord {
   const text = publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, language) ?? "";
-  const facts = privacyFactsFrom(parseEnv(SERVER_ENV, () => {}));
+  const facts = privacyFactsFrom(parseEnv(env, () => {}));
   return {
     version: PRIVACY_NOTICE_VERSION,
     language,
@@ -57,18 +63,30 @@ test.afterEach(async () => {
  * A server on the test's folder, and on `databaseUrl` when given, started with `node`; and the
  * operator's `npm run leads` on the same store (from a folder of its own with the database).
  */
-async function startApp(options: { fake: FakeEmailJs; folder: string; node: string; databaseUrl?: string }) {
-  const { fake, folder, node, databaseUrl } = options;
+async function startApp(options: {
+  fake: FakeEmailJs;
+  folder: string;
+  node: string;
+  databaseUrl?: string;
+  /** This server's settings (SERVER_ENV by default). */
+  env?: Record<string, string>;
+}) {
+  const { fake, folder, node, databaseUrl, env = SERVER_ENV } = options;
   const storeDir = join(folder, "data");
   const database: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
   const app = await startServer({
-    env: { ...emailJsAppEnv(fake, storeDir), ...SERVER_ENV, ...database },
+    env: { ...emailJsAppEnv(fake, storeDir), ...env, ...database },
     node,
   });
   servers.push(app);
   const leads = async (args: string[]) =>
     (await leadsCli(databaseUrl ? join(folder, "operator") : storeDir, args, database)).stdout;
   return { app, storeDir, leads };
+}
+
+/** A new database when the test runs on PostgreSQL; none on the data folder. */
+async function databaseFor(store: "the data folder" | "PostgreSQL", postgres: TestPostgres) {
+  return store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
 }
 
 /** `npm run leads -- --json`, one object per lead. */
@@ -136,7 +154,7 @@ for (const store of ["the data folder", "PostgreSQL"] as const) {
         serverNode,
       }) => {
         test.setTimeout(120_000);
-        const databaseUrl = store === "PostgreSQL" ? await postgres.createDatabase() : undefined;
+        const databaseUrl = await databaseFor(store, postgres);
         const { app, storeDir, leads } = await startApp({ fake, folder, node: serverNode, databaseUrl });
         const values = validEnquiry();
         const record = shown(language);
@@ -170,7 +188,9 @@ for (const store of ["the data folder", "PostgreSQL"] as const) {
             { count: 0 },
           ]);
         } else {
-          expect(filesHolding(storeDir, record.sha256)).toEqual([]);
+          // The text the page showed stays (it is the site's, and other leads may name it).
+          const rendering = join(storeDir, RENDERINGS_FOLDER, `${record.sha256}.json`);
+          expect(filesHolding(storeDir, record.sha256)).toEqual([rendering]);
         }
       });
     });
@@ -240,5 +260,129 @@ test.describe("without JavaScript", () => {
     } finally {
       await postgres.start();
     }
+  });
+});
+
+/** The NOTICE_SECRET servers behind one site share, so either one shows the other's success notice. */
+const NOTICE_SECRET = "one-secret-for-every-server-of-the-site";
+/** Two servers of one site with other settings, as during a rolling deploy or a change of settings. */
+const SERVER_A = {
+  ENQUIRY_RETENTION_DAYS: "90",
+  PRIVACY_CONTACT: "Asha Rao <asha@example.in>",
+  NOTICE_SECRET,
+};
+const SERVER_B = {
+  ENQUIRY_RETENTION_DAYS: "30",
+  PRIVACY_CONTACT: "Dev Iyer <dpo@example.in>",
+  NOTICE_SECRET,
+};
+
+/** The words a store keeps for `sha256`: its file in the data folder, or its row in `database`. */
+async function wordsOf(
+  sha256: string,
+  where: { storeDir: string } | { database: string; postgres: TestPostgres },
+): Promise<string | undefined> {
+  if ("storeDir" in where) {
+    const path = join(where.storeDir, RENDERINGS_FOLDER, `${sha256}.json`);
+    return existsSync(path) ? JSON.parse(readFileSync(path, "utf8")).text : undefined;
+  }
+  const rows = await where.postgres.sql<{ text: string }>(
+    "SELECT text FROM privacy_notice_renderings WHERE sha256 = $1",
+    [sha256],
+    where.database,
+  );
+  return rows[0]?.text;
+}
+
+test.describe("a page from one server, its enquiry taken by another", () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const store of ["the data folder", "PostgreSQL"] as const) {
+    test(`@process server A (90 days) serves the page, server B (30 days, another contact) takes the POST: the lead records the text A showed, in ${store}`, async ({
+      page,
+      fake,
+      folder,
+      postgres,
+      serverNode,
+    }) => {
+      test.setTimeout(120_000);
+      const databaseUrl = await databaseFor(store, postgres);
+      const [a, b] = await Promise.all(
+        [SERVER_A, SERVER_B].map((env) => startApp({ fake, folder, node: serverNode, databaseUrl, env })),
+      );
+      if (a === undefined || b === undefined) throw new Error("two servers were started");
+      const ofA = shown("hi", SERVER_A);
+      const ofB = shown("hi", SERVER_B);
+      expect(ofA.sha256).not.toBe(ofB.sha256);
+      if (databaseUrl) await Promise.all([databaseReady(a.app.url), databaseReady(b.app.url)]);
+      const where = databaseUrl
+        ? { database: new URL(databaseUrl).pathname.slice(1), postgres }
+        : { storeDir: a.storeDir };
+      // A has recorded what its page shows where B reads it.
+      await expect.poll(() => wordsOf(ofA.sha256, where), { timeout: 30_000 }).toContain("90 दिन");
+      expect(await wordsOf(ofA.sha256, where)).toContain("asha@example.in");
+
+      // Every POST to A goes to B instead, as a load balancer may send it; B's 303 leads back to A.
+      const aOrigin = new URL(a.app.url).origin;
+      await page.route(
+        (url) => url.origin === aOrigin && url.search === "?index",
+        async (route) => {
+          if (route.request().method() !== "POST") return route.fallback();
+          // The site's own Host, as a proxy forwards it (Remix refuses an action whose Origin is another host).
+          const headers = { ...route.request().headers(), host: new URL(a.app.url).host };
+          const response = await route.fetch({ url: `${b.app.url}/?index`, headers, maxRedirects: 0 });
+          await route.fulfill({ response });
+        },
+      );
+      const values = validEnquiry();
+      const posted = page.waitForRequest((request) => request.method() === "POST");
+      expect(await sendFromPage(page, a.app.url, values, "hi", false)).toBe(303);
+      expect(new URLSearchParams((await posted).postData() ?? "").get("privacy_notice_sha256_hi")).toBe(
+        ofA.sha256,
+      );
+      expect(enquiryLines(a.app)).toEqual([]);
+      expect(enquiryLines(b.app)).toEqual([
+        expect.objectContaining({ outcome: "stored", privacyNotice: `${PRIVACY_NOTICE_VERSION} hi` }),
+      ]);
+
+      await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
+      expect(noticeVersionSent(fake, values.name)).toBe(`${PRIVACY_NOTICE_VERSION} hi`);
+      const lead = (await listed(a.leads)).find((each) => each.name === values.name);
+      expect(lead?.privacyNotice).toEqual(ofA);
+      expect(await wordsOf(ofA.sha256, where)).toBe(
+        fillPrivacyNotice(publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, "hi") ?? "", {
+          retentionDays: 90,
+          contact: { email: "asha@example.in" },
+        }),
+      );
+    });
+  }
+
+  test("@process a hash of a text no server of the site showed records no privacy notice; the enquiry is still taken (303)", async ({
+    page,
+    fake,
+    folder,
+    serverNode,
+  }) => {
+    const { app, storeDir, leads } = await startApp({ fake, folder, node: serverNode });
+    const honest = shown("hi").sha256;
+    // The notice as it would read with a retention of 7 days: well formed, never rendered here.
+    const forged = shown("hi", { ENQUIRY_RETENTION_DAYS: "7" }).sha256;
+    await page.route(`${app.url}/`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: (await response.text()).replaceAll(honest, forged) });
+    });
+    const values = validEnquiry();
+    const posted = page.waitForRequest((request) => request.method() === "POST");
+    expect(await sendFromPage(page, app.url, values, "hi", false)).toBe(303);
+    expect(new URLSearchParams((await posted).postData() ?? "").get("privacy_notice_sha256_hi")).toBe(forged);
+
+    await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
+    expect(noticeVersionSent(fake, values.name)).toBe("");
+    expect(enquiryLines(app)).toEqual([{ event: "enquiry", outcome: "stored", ms: expect.any(Number) }]);
+    const lead = (await listed(leads)).find((each) => each.name === values.name);
+    expect(lead).toBeDefined();
+    expect(lead).not.toHaveProperty("privacyNotice");
+    expect(await wordsOf(forged, { storeDir })).toBeUndefined();
   });
 });

@@ -128,6 +128,29 @@ for (const javaScriptEnabled of [true, false]) {
         }
       });
 
+      test.describe("refused", () => {
+        // The refusal is the point: its 400 is expected.
+        test.use({ allowedProblems: [/^HTTP 400 /] });
+
+        test("a refused enquiry comes back with the notice in the language its sender chose", async ({
+          page,
+        }) => {
+          await page.goto("/");
+          if (javaScriptEnabled) await waitForHydration(page);
+          const { english, hindi, showHindi } = privacyNotice(page);
+          await fillEnquiry(page, validEnquiry({ email: "not an address" }));
+          await showHindi.check();
+          const answer = page.waitForResponse((response) => response.request().method() === "POST");
+          await enquiryForm(page).submit.click();
+          // Without JavaScript the page is the server's again, rendered for this refusal.
+          if (!javaScriptEnabled) expect((await answer).status()).toBe(400);
+          await expect(enquiryForm(page).notice).toHaveText(NOTICE.invalid);
+          await expect(showHindi).toBeChecked();
+          await expect(hindi).toBeVisible();
+          await expect(english).toBeHidden();
+        });
+      });
+
       test("the enquiry posts the version and language shown, and the server reads them", async ({
         page,
         app,

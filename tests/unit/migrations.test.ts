@@ -90,6 +90,7 @@ describe("the migration files", () => {
       [2, "0002-notice-claims-limits-submissions-vitals.sql"],
       [3, "0003-leads-privacy-notice.sql"],
       [4, "0004-lead-destinations.sql"],
+      [5, "0005-privacy-notice-renderings.sql"],
     ]);
     for (const migration of migrations) {
       expect(migration.checksum).toBe(sha256(join(MIGRATIONS_DIR, migration.file)));
@@ -129,7 +130,7 @@ describe("migrating", () => {
     const { database, lines } = startReplica(url);
     await database.ready();
     await database.stop();
-    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4"]);
+    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4, 5"]);
     expect((await recorded(url)).map(({ version, name, checksum }) => ({ version, name, checksum }))).toEqual(
       readMigrations().map(({ version, file, checksum }) => ({ version, name: file, checksum })),
     );
@@ -184,7 +185,7 @@ describe("a database migrated by the release before", () => {
     await database.stop();
     // The release before's migrations are adopted; this release's own (3 on) are applied.
     expect(lines).toEqual([
-      "database: applied migrations 3, 4",
+      "database: applied migrations 3, 4, 5",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     const after = await recorded(url);
@@ -243,7 +244,7 @@ describe("a database migrated by the release before", () => {
     await database.ready();
     await database.stop();
     expect(lines).toEqual([
-      "database: applied migrations 3, 4",
+      "database: applied migrations 3, 4, 5",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     expect((await recorded(url)).map((row) => row.checksum)).toEqual(

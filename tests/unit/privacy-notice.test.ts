@@ -16,9 +16,14 @@ import {
   publishedPrivacyNotice,
   publishedPrivacyNoticeLanguages,
 } from "~/content/privacy-notice/published";
-import { privacyNoticeSha256, readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
+import { postedPrivacyNoticeLanguage, readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
 import { parseEnv } from "~/env.server";
-import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
+import { PRIVACY_NOTICE_FIELDS, privacyNoticeHashField } from "~/privacy-notice/fields";
+import {
+  type PrivacyNoticeRendering,
+  privacyNoticeRenderings,
+  privacyNoticeSha256,
+} from "~/privacy-notice/rendering.server";
 import {
   fillPrivacyNotice,
   type PrivacyNoticeFacts,
@@ -166,8 +171,9 @@ describe("the privacy notice in the form", () => {
     }
   });
 
-  it("posts the language shown (a radio button, English checked) and the version (a hidden field)", () => {
+  it("posts the language shown (a radio button, English checked), the version and each text's SHA-256 (hidden fields)", () => {
     const inputs = html.match(/<input [^>]*>/g) ?? [];
+    const hashOf = (language: string) => privacyNoticeSha256(shownText(html, language));
     expect(inputs).toEqual([
       expect.stringMatching(
         /^(?=.*type="radio")(?=.*name="privacy_notice_language")(?=.*value="en")(?=.*checked="")/,
@@ -176,9 +182,44 @@ describe("the privacy notice in the form", () => {
         /^(?=.*type="radio")(?=.*name="privacy_notice_language")(?=.*value="hi")(?!.*checked)/,
       ),
       `<input type="hidden" name="${PRIVACY_NOTICE_FIELDS.version}" value="${PRIVACY_NOTICE_VERSION}"/>`,
+      `<input type="hidden" name="privacy_notice_sha256_en" value="${hashOf("en")}"/>`,
+      `<input type="hidden" name="privacy_notice_sha256_hi" value="${hashOf("hi")}"/>`,
     ]);
     expect(PRIVACY_NOTICE_FIELDS.language).toBe("privacy_notice_language");
     expect(html).toContain('<label for="privacy-notice-hi" lang="hi"');
+  });
+
+  it("posts the hashes of the texts a server with those settings records, and of no other", () => {
+    const other = renderToStaticMarkup(
+      createElement(PrivacyNoticeFor, { facts: { retentionDays: 30, contact: { email: "dpo@example.in" } } }),
+    );
+    const posted = (markup: string) =>
+      [...markup.matchAll(/name="privacy_notice_sha256_(\w+)" value="(\w+)"/g)].map(
+        ([, language, sha256]) => ({
+          language,
+          sha256,
+        }),
+      );
+    const recorded = (given: PrivacyNoticeFacts) =>
+      privacyNoticeRenderings(given).map(({ language, sha256 }) => ({ language, sha256 }));
+    expect(posted(html)).toEqual(recorded(facts));
+    expect(posted(other)).toEqual(recorded({ retentionDays: 30, contact: { email: "dpo@example.in" } }));
+    expect(posted(other).map(({ sha256 }) => sha256)).not.toContain(posted(html)[0]?.sha256);
+  });
+
+  it("checks the language it is given (a refused enquiry's), and English for any other", () => {
+    const checked = (language?: string) =>
+      (
+        renderToStaticMarkup(createElement(PrivacyNoticeFor, { facts, language })).match(/<input [^>]*>/g) ??
+        []
+      )
+        .filter((input) => input.includes('checked=""'))
+        .map((input) => /value="(\w+)"/.exec(input)?.[1]);
+    expect(checked("hi")).toEqual(["hi"]);
+    expect(checked("en")).toEqual(["en"]);
+    expect(checked(undefined)).toEqual(["en"]);
+    expect(checked("ta")).toEqual(["en"]);
+    expect(checked("__proto__")).toEqual(["en"]);
   });
 
   it("opens an e-mail to the privacy contact with the request written, in the notice's language", () => {
@@ -200,19 +241,35 @@ describe("the privacy notice in the form", () => {
 });
 
 describe("readPrivacyNotice: what the server records of the notice an enquiry's sender saw", () => {
+  const here = privacyNoticeRenderings(facts);
+  const there = privacyNoticeRenderings({ retentionDays: 90, contact: { email: "hello@nirmaan.digital" } });
+  /** The site's record of renderings: here's and there's, as if both servers had recorded theirs. */
+  const site = {
+    find: async (sha256: string): Promise<PrivacyNoticeRendering | undefined> =>
+      [...here, ...there].find((rendering) => rendering.sha256 === sha256),
+  };
   const fields = (entries: Record<string, string | string[]>) =>
     new Map(Object.entries(entries).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]));
-  const posted = (version: string | string[], language: string | string[]) =>
+  const posted = (
+    version: string | string[],
+    language: string | string[],
+    hashes: Record<string, string | string[]> = {},
+  ) =>
     fields({
       name: "Asha",
       [PRIVACY_NOTICE_FIELDS.version]: version,
       [PRIVACY_NOTICE_FIELDS.language]: language,
+      ...Object.fromEntries(
+        Object.entries(hashes).map(([each, hash]) => [privacyNoticeHashField(each), hash]),
+      ),
     });
+  const ofPage = (renderings: PrivacyNoticeRendering[]) =>
+    Object.fromEntries(renderings.map((rendering) => [rendering.language, rendering.sha256]));
 
-  it("records a known version in a known language, with the SHA-256 of the text as rendered", () => {
+  it("records the hash the page posted for the language chosen, when the site rendered that text", async () => {
     for (const language of ["en", "hi"]) {
       const text = fillPrivacyNotice(publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, language) ?? "", facts);
-      expect(readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, language), facts)).toEqual({
+      expect(await readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, language, ofPage(here)), site)).toEqual({
         version: PRIVACY_NOTICE_VERSION,
         language,
         sha256: privacyNoticeSha256(text),
@@ -220,28 +277,42 @@ describe("readPrivacyNotice: what the server records of the notice an enquiry's 
     }
   });
 
-  it("hashes what this server shows: its retention and its privacy contact", () => {
-    const other = { retentionDays: 90, contact: { email: "hello@nirmaan.digital" } };
-    const here = readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, "en"), facts);
-    const there = readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, "en"), other);
-    expect(here?.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(there?.sha256).not.toBe(here?.sha256);
+  it("records the text the page showed, not the text the server taking the enquiry would show", async () => {
+    const record = await readPrivacyNotice(posted(PRIVACY_NOTICE_VERSION, "hi", ofPage(there)), site);
+    expect(record?.sha256).toBe(there[1]?.sha256);
+    expect(record?.sha256).not.toBe(here[1]?.sha256);
   });
 
-  it("records nothing for an unknown or missing version or language, or a repeated field", () => {
+  it("records nothing for a hash the site never rendered, another language's or version's, or a missing field", async () => {
+    const never = privacyNoticeRenderings({ retentionDays: 7, contact: { email: "x@example.in" } });
     for (const form of [
-      posted("2020-01-01", "en"),
-      posted(PRIVACY_NOTICE_VERSION, "ta"),
-      posted(PRIVACY_NOTICE_VERSION, "__proto__"),
-      posted("constructor", "en"),
-      posted([PRIVACY_NOTICE_VERSION, PRIVACY_NOTICE_VERSION], "en"),
-      posted(PRIVACY_NOTICE_VERSION, ["en", "hi"]),
-      fields({ [PRIVACY_NOTICE_FIELDS.version]: PRIVACY_NOTICE_VERSION }),
-      fields({ [PRIVACY_NOTICE_FIELDS.language]: "en" }),
+      posted(PRIVACY_NOTICE_VERSION, "en", ofPage(never)),
+      posted(PRIVACY_NOTICE_VERSION, "en", { en: "0".repeat(64) }),
+      posted(PRIVACY_NOTICE_VERSION, "en", { en: here[1]?.sha256 ?? "" }),
+      posted("2020-01-01", "en", ofPage(here)),
+      posted(PRIVACY_NOTICE_VERSION, "en", { hi: here[0]?.sha256 ?? "" }),
+      posted(PRIVACY_NOTICE_VERSION, "en"),
+      posted(PRIVACY_NOTICE_VERSION, "en", { en: [here[0]?.sha256 ?? "", here[0]?.sha256 ?? ""] }),
+      posted(PRIVACY_NOTICE_VERSION, "ta", { ta: here[0]?.sha256 ?? "" }),
+      posted(PRIVACY_NOTICE_VERSION, "__proto__", ofPage(here)),
+      posted("constructor", "en", ofPage(here)),
+      posted([PRIVACY_NOTICE_VERSION, PRIVACY_NOTICE_VERSION], "en", ofPage(here)),
+      posted(PRIVACY_NOTICE_VERSION, ["en", "hi"], ofPage(here)),
+      fields({
+        [PRIVACY_NOTICE_FIELDS.version]: PRIVACY_NOTICE_VERSION,
+        [privacyNoticeHashField("en")]: here[0]?.sha256 ?? "",
+      }),
       fields({}),
     ]) {
-      expect(readPrivacyNotice(form, facts)).toBeUndefined();
+      expect(await readPrivacyNotice(form, site)).toBeUndefined();
     }
+  });
+
+  it("gives back the language posted, for a refused enquiry's page, when it is one a form could post", () => {
+    expect(postedPrivacyNoticeLanguage(posted(PRIVACY_NOTICE_VERSION, "hi"))).toBe("hi");
+    expect(postedPrivacyNoticeLanguage(posted(PRIVACY_NOTICE_VERSION, ["en", "hi"]))).toBeUndefined();
+    expect(postedPrivacyNoticeLanguage(posted(PRIVACY_NOTICE_VERSION, "<b>"))).toBeUndefined();
+    expect(postedPrivacyNoticeLanguage(fields({}))).toBeUndefined();
   });
 });
 
