@@ -27,7 +27,8 @@ export interface HealthDetails {
   uptime: number;
   draining: boolean;
   store: "ok" | "unusable" | "full";
-  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
+  /** `spooled`: leads waiting in the server's spool for the database (DATABASE_URL). */
+  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number; spooled: number };
 }
 
 /** `/healthz` with its details, as a monitor holding HEALTH_TOKEN reads it. */
