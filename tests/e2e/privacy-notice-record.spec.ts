@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
@@ -225,6 +225,7 @@ test.describe("without JavaScript", () => {
       .poll(async () => databaseStatus(await healthDetails(app.url)), { timeout: 30_000 })
       .toBe("ok");
     // A file where the spool's folder would be: what the database cannot take cannot be spooled either.
+    mkdirSync(storeDir, { recursive: true });
     writeFileSync(join(storeDir, "spool"), "a file where the spool's folder must be");
     await postgres.stop();
     try {
