@@ -7,7 +7,8 @@ import { createRetryQueue } from "~/destinations/retry-queue.server";
 import { createWebhookSender } from "~/destinations/webhook.server";
 import { leadFailed, leadReceived, type WebhookMessage } from "~/destinations/webhook-events";
 import type { Env } from "~/env.server";
-import type { DestinationRoutes, DestinationSender, GaveUp } from "~/leads/delivery/delivery.server";
+import type { DestinationRoutes, GaveUp } from "~/leads/delivery/delivery.server";
+import type { Lead } from "~/leads/lead";
 import { emailJsResult } from "~/leads/retry-policy";
 import type { DirectSenders } from "~/leads/service.server";
 import { logMailFailure } from "~/mail/failures.server";
@@ -56,7 +57,7 @@ export function createLeadDestinations(
   const webhook = createWebhookSender({ url, secret });
   const { host } = webhook;
   // The host only: the URL's path may hold a token. The lead by its id, never its data.
-  const sendReceived = async (lead: Parameters<DestinationSender>[0], after: (retry: boolean) => string) => {
+  const sendReceived = async (lead: Lead, after: (retry: boolean) => string) => {
     const result = await webhook.send(leadReceived(lead));
     if (!result.ok)
       log(
