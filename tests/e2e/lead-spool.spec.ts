@@ -22,9 +22,12 @@ test.describe.configure({ mode: "default", timeout: 300_000 });
 /** The receiver's and the servers' secret: `whsec_` and a 32-byte key. */
 const SECRET = `whsec_${Buffer.from("lead-spool-spec-secret-32-bytes!").toString("base64")}`;
 
-/** Enquiries answered during a fault that last long enough for it: at one per 250 ms, about 10 s and 5 s. */
-const ANSWERED_DURING_LOCK = 40;
-const ANSWERED_DURING_STOP = 20;
+/**
+ * Enquiries answered during a fault, so that it lasts about 10 s and 5 s: one starts every 250 ms
+ * and, while the database does not take them, each is answered about 2 s later.
+ */
+const ANSWERED_DURING_LOCK = 32;
+const ANSWERED_DURING_STOP = 16;
 /** Enquiries answered 303 between two faults: the site took enquiries again. */
 const BETWEEN_FAULTS = 8;
 
@@ -120,7 +123,7 @@ test("three replicas through a SIGKILL, pg_terminate_backend of idle connections
     mark(`${idle.length} idle connections terminated`);
     await waitForEnquiries(Date.now(), BETWEEN_FAULTS, "303");
 
-    // 3. The leads table locked, for as long as 40 enquiries take to be answered (about 10 s);
+    // 3. The leads table locked, for as long as 32 enquiries take to be answered (about 10 s);
     //    meanwhile one replica connection waiting in a transaction (an insert) is cut.
     await locker.connect();
     await locker.query("BEGIN");
@@ -152,7 +155,7 @@ test("three replicas through a SIGKILL, pg_terminate_backend of idle connections
     mark(`leads table unlocked after ${seconds(lockedMs)} s`);
     await waitForEnquiries(Date.now(), BETWEEN_FAULTS, "303");
 
-    // 4. The database stopped, for as long as 20 enquiries take to be answered (about 5 s).
+    // 4. The database stopped, for as long as 16 enquiries take to be answered (about 5 s).
     await postgres.stop();
     const stoppedAt = Date.now();
     mark("database stopped");
