@@ -37,6 +37,7 @@ import {
 import { readPostgresLockHolder } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { release, requeue, retried as retriedDelivery } from "~/leads/retry-policy";
+import { createLeadSpool, spoolFolder } from "~/leads/spool.server";
 import { showInvisible } from "~/text/invisible-characters";
 import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
 import { postLeadErased } from "./lib/erased-event";
@@ -385,13 +386,21 @@ async function tellWebhook(webhook: WebhookSender | null, id: string, erasedAt: 
 async function health() {
   const written = await store.probe();
   const counts = await store.counts();
-  const { store: state, leads } = describeLeads({ counts, lastWrite: written, maxLeads: MAX_LEADS });
+  const spool = createLeadSpool({ folder: spoolFolder(env.ENQUIRY_STORE_DIR) });
+  const spooled = await spool.count();
+  const { store: state, leads } = describeLeads({ counts, lastWrite: written, maxLeads: MAX_LEADS, spooled });
   console.log(
     `store: ${state}${written.ok ? "" : ` (a test write failed: ${written.error})`} in ${store.folder}`,
   );
   console.log(
     `leads: ${leads.pending} pending${leads.pending > 0 ? ` (oldest ${leads.oldestPendingSeconds} s)` : ""}, ${leads.failed} failed, ${counts.inbox} inbox, ${counts.sent} sent, ${leads.spam} in the quarantine`,
   );
+  // The spool of this data folder only: each replica has its own (its /healthz counts it).
+  if (database || spooled > 0) {
+    console.log(
+      `spool: ${plural(spooled, "lead")} in ${spool.folder} waiting for the database${spooled > 0 ? (database ? " (a server running on this data folder moves them in)" : ": set DATABASE_URL and start the server to move them in") : ""}`,
+    );
+  }
   console.log(database ? await databaseDeliverer(database) : await folderDeliverer(store.folder));
   if (state === "unusable") process.exitCode = 1;
 }

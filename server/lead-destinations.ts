@@ -1,17 +1,28 @@
-/** Wires the destinations a lead goes to (EmailJS, the lead webhook) and the webhook's `lead.failed` events from the environment. */
+/**
+ * Wires the destinations a lead goes to (EmailJS, the lead webhook), their direct sends, and the
+ * webhook's `lead.failed` events from the environment.
+ */
 import { deliveryErrorOf } from "~/destinations/destination";
 import { createRetryQueue } from "~/destinations/retry-queue.server";
 import { createWebhookSender } from "~/destinations/webhook.server";
 import { leadFailed, leadReceived, type WebhookMessage } from "~/destinations/webhook-events";
 import type { Env } from "~/env.server";
 import type { DestinationRoutes, GaveUp } from "~/leads/delivery/delivery.server";
+import type { Lead } from "~/leads/lead";
 import { emailJsResult } from "~/leads/retry-policy";
+import type { DirectSenders } from "~/leads/service.server";
 import { logMailFailure } from "~/mail/failures.server";
 import type { MailTransport } from "~/mail/types";
 
 /** Where delivery sends leads, and what it tells when a destination gives up on one. */
 export interface LeadDestinations {
   routes: DestinationRoutes;
+  /**
+   * How each destination takes a lead sent directly (neither the store nor its spool could keep
+   * it): once, the visitor waiting, never retried. EmailJS when fully configured, the webhook
+   * when configured.
+   */
+  direct: DirectSenders;
   /** A destination gave up on a lead: `lead.failed` to the webhook, when there is one. */
   onGaveUp(gaveUp: GaveUp): void;
   /** Starts no new `lead.failed` attempt; resolves once the one in flight ends. */
@@ -29,8 +40,10 @@ export function createLeadDestinations(
   log: (line: string) => void = console.error,
 ): LeadDestinations {
   const routes: DestinationRoutes = {};
+  const direct: DirectSenders = {};
   if (mail?.name === "emailjs") {
-    routes.emailjs = async (lead) => {
+    // A direct send is the same one attempt; the enquiry's log line says it was direct.
+    routes.emailjs = direct.emailjs = async (lead) => {
       const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
       logMailFailure(mail.name, result);
       return emailJsResult(result);
@@ -39,20 +52,28 @@ export function createLeadDestinations(
 
   const { LEAD_WEBHOOK_URL: url, LEAD_WEBHOOK_SECRET: secret } = env;
   if (url === undefined || secret === undefined) {
-    return { routes, onGaveUp: () => {}, stop: async () => {} };
+    return { routes, direct, onGaveUp: () => {}, stop: async () => {} };
   }
   const webhook = createWebhookSender({ url, secret });
   const { host } = webhook;
-  routes.webhook = async (lead) => {
+  // The host only: the URL's path may hold a token. The lead by its id, never its data.
+  const sendReceived = async (lead: Lead, after: (retry: boolean) => string) => {
     const result = await webhook.send(leadReceived(lead));
-    // The host only: the URL's path may hold a token. The lead by its id, never its data.
-    if (!result.ok) {
+    if (!result.ok)
       log(
-        `lead webhook: ${host} did not take lead ${lead.id} (${result.error.cause}); ${result.retry ? "it is tried again" : "it is not tried again: check the receiver"}`,
+        `lead webhook: ${host} did not take lead ${lead.id} (${result.error.cause}); ${after(result.retry)}`,
       );
-    }
     return result;
   };
+  routes.webhook = (lead) =>
+    sendReceived(lead, (retry) =>
+      retry ? "it is tried again" : "it is not tried again: check the receiver",
+    );
+  direct.webhook = (lead) =>
+    sendReceived(
+      lead,
+      () => "it was sent directly (kept nowhere) and is not tried again: check the receiver",
+    );
   const events = createRetryQueue<WebhookMessage>({
     attempt: (message) => webhook.send(message),
     words: {
@@ -67,6 +88,7 @@ export function createLeadDestinations(
   });
   return {
     routes,
+    direct,
     onGaveUp({ leadId, destination, attempts, lastError }) {
       const failedAt = new Date().toISOString();
       events.push(

@@ -99,7 +99,7 @@ export function createServices(env: Env) {
   // Delivery tells the alerts and the webhook's lead.failed of a give-up; the alerts read the leads it delivers.
   let chat: ReturnType<typeof chatAlerts> = null;
   const destinations = createLeadDestinations(env, mail);
-  const leads = createLeadService(env, destinations.routes, database, console.error, (gaveUp) => {
+  const leads = createLeadService(env, destinations, database, console.error, (gaveUp) => {
     destinations.onGaveUp(gaveUp);
     chat?.alerts.gaveUp(gaveUp);
   });

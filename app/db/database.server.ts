@@ -44,7 +44,8 @@ const LAST_RETRY_MS = 30_000;
 
 /**
  * Time limits that keep a page or an enquiry from waiting on a stuck database: a connection is
- * given 3 s, a lock 2 s, a statement 5 s. The enquiry then falls back to direct delivery.
+ * given 3 s, a lock 2 s, a statement 5 s. An enquiry waits at most 2 s for its insert, then goes
+ * to the spool (~/leads/service.server).
  */
 const POOL_LIMITS = {
   connectionTimeoutMillis: 3_000,
@@ -92,7 +93,7 @@ function createBusyReport(poolSize: number, log: (line: string) => void) {
     if (now - saidAt < BUSY_REPORT_MS) return;
     saidAt = now;
     log(
-      `database: all DATABASE_POOL_SIZE=${poolSize} connections were busy for ${POOL_LIMITS.connectionTimeoutMillis / 1000} s; enquiries meanwhile are sent directly or refused: raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas`,
+      `database: all DATABASE_POOL_SIZE=${poolSize} connections were busy for ${POOL_LIMITS.connectionTimeoutMillis / 1000} s; enquiries meanwhile wait in the server's spool (ENQUIRY_STORE_DIR/spool): raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas`,
     );
   };
 }
@@ -144,8 +145,8 @@ export function createDatabase(options: {
     outages += 1;
     log(
       first
-        ? `database: cannot connect to ${where}: ${cause}; pages are served, enquiries are sent directly or refused, and connecting is retried`
-        : `database: ${where} is unreachable (${cause}); enquiries are sent directly or refused until it is back`,
+        ? `database: cannot connect to ${where}: ${cause}; pages are served, enquiries wait in the server's spool (ENQUIRY_STORE_DIR/spool), and connecting is retried`
+        : `database: ${where} is unreachable (${cause}); enquiries wait in the server's spool (ENQUIRY_STORE_DIR/spool) until it is back`,
     );
     if (migrated) scheduleCheck(FIRST_RETRY_MS);
   };
@@ -231,7 +232,7 @@ export function createDatabase(options: {
     start() {
       if (!parsed.ok) {
         log(
-          `config: DATABASE_URL ${parsed.problem}; pages are served, enquiries are sent directly or refused until it is fixed`,
+          `config: DATABASE_URL ${parsed.problem}; pages are served, enquiries wait in the server's spool (ENQUIRY_STORE_DIR/spool) until it is fixed`,
         );
         return;
       }

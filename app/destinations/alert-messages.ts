@@ -69,10 +69,20 @@ export function queueClearMessage(afterMinutes: number): string {
 
 /** This server has not reached the database for a while (every replica says so for itself). */
 export function databaseUnreachableMessage(outage: { replica: string; downMs: number }): string {
-  return `Server ${outage.replica} has not reached the database for ${plural(minutes(outage.downMs), "minute", "minutes")}: new enquiries go straight to EmailJS (or get the failure notice) and stored leads wait. Check the database and DATABASE_URL; the server log names the cause.`;
+  return `Server ${outage.replica} has not reached the database for ${plural(minutes(outage.downMs), "minute", "minutes")}: new enquiries wait in its spool (ENQUIRY_STORE_DIR/spool) and stored leads wait. Check the database and DATABASE_URL; the server log names the cause.`;
 }
 
 /** The database answers this server again. */
 export function databaseBackMessage(outage: { replica: string; downMs: number }): string {
   return `Server ${outage.replica} reaches the database again, after ${plural(minutes(outage.downMs), "minute", "minutes")} without it.`;
+}
+
+/**
+ * Leads this server sent directly, kept nowhere, because neither the store nor its spool could
+ * keep them: `count` since the last such message (the first at once, then at most one an hour).
+ */
+export function directSendsMessage(sends: { replica: string; count: number }): string {
+  const { replica, count } = sends;
+  const them = count === 1 ? "it" : "them";
+  return `Server ${replica} sent ${plural(count, "lead", "leads")} directly to EmailJS and the lead webhook, as configured: neither the lead store nor its spool in ENQUIRY_STORE_DIR could keep ${them}, so ${count === 1 ? "it is" : "they are"} not in \`npm run leads\`, and a destination that did not take ${them} then will never get ${them}. Check the database (DATABASE_URL) and the data folder's free space and permissions; the server log names each lead's id and where it went.`;
 }

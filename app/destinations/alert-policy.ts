@@ -1,7 +1,11 @@
-/** When the team chat hears of trouble: a destination giving up, a queue waiting too long, the database unreachable. */
+/**
+ * When the team chat hears of trouble: a destination giving up, a queue waiting too long, the
+ * database unreachable, leads sent directly.
+ */
 import {
   databaseBackMessage,
   databaseUnreachableMessage,
+  directSendsMessage,
   furtherFailuresMessage,
   gaveUpMessage,
   queueClearMessage,
@@ -38,6 +42,8 @@ interface FailureWindow {
  * - A `pending` lead older than `alertAfterMinutes`: one message, one reminder an hour while it
  *   lasts, one all-clear.
  * - A database unreachable for 5 minutes: one message, and one when it is back.
+ * - Leads sent directly (kept nowhere): one message with their count at once, then at most one
+ *   an hour with the count since.
  */
 export function createAlertPolicy(options: {
   alertAfterMinutes: number;
@@ -52,6 +58,9 @@ export function createAlertPolicy(options: {
   let queueToldAt: number | undefined;
   let databaseDownSince: number | undefined;
   let databaseTold = false;
+  /** How many direct sends the last message counted up to, and when it went out. */
+  let directTold = 0;
+  let directToldAt: number | undefined;
 
   const closeWindows = (time: number): string[] =>
     [...windows].flatMap(([destination, window]) => {
@@ -133,6 +142,17 @@ export function createAlertPolicy(options: {
       databaseDownSince = undefined;
       databaseTold = false;
       return since !== undefined && told ? [databaseBackMessage({ replica, downMs: time - since })] : [];
+    },
+
+    /** How many leads this server has sent directly since it started, observed as often as the caller looks. */
+    direct(total: number): string[] {
+      const time = now();
+      if (total <= directTold) return [];
+      if (directToldAt !== undefined && time - directToldAt < ALERT_HOUR_MS) return [];
+      const count = total - directTold;
+      directTold = total;
+      directToldAt = time;
+      return [directSendsMessage({ replica, count })];
     },
 
     /** What falls due with time alone: follow-ups at the end of their hour, a database outage reaching 5 minutes. */

@@ -27,17 +27,16 @@ import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
 import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
-import { logMailFailure } from "~/mail/failures.server";
-import type { SendResult } from "~/mail/types";
 import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
 
 type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
 
 type Attempt =
-  | { kind: "stored"; leadId: string }
-  | { kind: "sent" }
+  | { kind: "stored" | "spooled"; leadId: string }
+  | { kind: "sent"; to: string }
   | Limited
-  | { kind: "failed"; result: SendResult | null };
+  /** Nothing kept or sent; `reachable` false: no destination could take a direct send. */
+  | { kind: "failed"; reachable: boolean };
 
 /** What the form tells besides the enquiry: where its sender came from, the privacy notice they were shown. */
 type Provenance = { source?: LeadSource; privacyNotice?: PrivacyNoticeRecord };
@@ -51,7 +50,8 @@ type Caught = { kind: "quarantined"; leadId: string } | Limited | { kind: "unkep
 // With DATABASE_URL that memory is replicated: every replica holds it
 // (~/enquiry/postgres-submissions.server).
 const REMEMBERED_MS = 30 * 60 * 1000;
-const keepAttempt = (attempt: Attempt) => attempt.kind === "stored" || attempt.kind === "sent";
+const keepAttempt = (attempt: Attempt) =>
+  attempt.kind === "stored" || attempt.kind === "spooled" || attempt.kind === "sent";
 const keepCaught = (attempt: Caught) => attempt.kind === "quarantined";
 const attempts = createMemorySubmissions<Attempt>({ keep: keepAttempt, ttlMs: REMEMBERED_MS });
 const caught = createMemorySubmissions<Caught>({ keep: keepCaught, ttlMs: REMEMBERED_MS });
@@ -87,7 +87,7 @@ export async function loadEnquiry(
 /** What the action uses of the server's services (server/services.ts). */
 type EnquiryContext = Pick<
   AppLoadContext,
-  "client" | "leads" | "mail" | "enquiryLimits" | "spamRules" | "notices" | "submissions" | "privacyNotices"
+  "client" | "leads" | "enquiryLimits" | "spamRules" | "notices" | "submissions" | "privacyNotices"
 >;
 
 export async function handleEnquiry(request: Request, context: EnquiryContext) {
@@ -139,32 +139,33 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
     return refuseSpam(enquiry, spam, context, submission.reply(), logShown, { source, privacyNotice });
   // A remembered lead that was erased (npm run leads -- erase) or removed is no duplicate.
   const stillHolds = async (earlier: Attempt) =>
-    earlier.kind !== "stored" || (await context.leads.stillKeeps(earlier.leadId));
+    (earlier.kind !== "stored" && earlier.kind !== "spooled") ||
+    (await context.leads.stillKeeps(earlier.leadId));
   const { result: attempt, duplicate } = await attempts.run(
     enquiryKey("kept", enquiry),
     () => deliver(enquiry, context, { source, privacyNotice }),
     stillHolds,
     acrossReplicas(context.submissions, "kept", enquiry, keepAttempt, stillHolds),
   );
-  const transport = context.mail?.name;
   switch (attempt.kind) {
     case "stored":
-      logShown({ outcome: duplicate ? "duplicate" : "stored" });
+    case "spooled":
+      logShown({ outcome: duplicate ? "duplicate" : attempt.kind });
       return sentRedirect(context.notices);
     case "sent":
-      logShown({ outcome: duplicate ? "duplicate" : "sent", transport });
+      logShown({ outcome: duplicate ? "duplicate" : "sent", transport: attempt.to });
       return sentRedirect(context.notices);
     case "limited":
       logShown({ outcome: attempt.by === "throttle" ? "throttled" : "rate-limited", reason: attempt.by });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
     case "failed": {
-      // Nothing was kept. The provider's failure is not a failure of this page: it answers
+      // Nothing was kept. The destinations' failure is not a failure of this page: it answers
       // 200 with the notice and the visitor's words (a 5xx would read as the site being down).
-      // With nowhere at all to put an enquiry (the store unusable and no working EmailJS
-      // configuration), the operator has to act, and monitoring should see it: 503.
-      const unavailable =
-        attempt.result === null || (!attempt.result.ok && attempt.result.reason === "misconfigured");
-      logShown({ outcome: unavailable ? "unavailable" : "failed", transport });
+      // With nowhere at all to put an enquiry (the store and the spool unusable, and no
+      // destination configured to take a direct send), the operator has to act, and monitoring
+      // should see it: 503.
+      const unavailable = !attempt.reachable;
+      logShown({ outcome: unavailable ? "unavailable" : "failed" });
       return reply(submission.reply(), "failed", unavailable ? 503 : 200);
     }
   }
@@ -217,28 +218,29 @@ function limited(refusal: Extract<Allowance<EnquiryLimitName>, { allowed: false 
 /**
  * Takes the enquiry's units (flood level, client budget, throttle) before anything is kept, so
  * simultaneous enquiries never pass more than the limits allow; gives them back when nothing
- * could be kept or sent: only an accepted enquiry counts.
+ * could be kept or sent: only an accepted enquiry counts. Kept in the store or its spool, or
+ * when neither can, sent directly to every destination that takes a direct send, the visitor
+ * waiting for their answers (~/leads/service.server).
  */
 async function deliver(
   enquiry: Enquiry,
   context: EnquiryContext,
   { source, privacyNotice }: Provenance,
 ): Promise<Attempt> {
-  const { client, leads, mail, enquiryLimits } = context;
+  const { client, leads, enquiryLimits } = context;
   const units = await takeEnquiryUnits(enquiryLimits, client, { throttle: true });
   if (!units.allowed) return limited(units);
-  const leadId = await leads.keep(enquiry, source, privacyNotice);
-  if (leadId !== null) return { kind: "stored", leadId };
-  // The store cannot keep it: send it directly, the visitor waiting for EmailJS's answer.
-  if (!mail) {
-    await units.giveBack();
-    return { kind: "failed", result: null };
+  const kept = await leads.keep(enquiry, source, privacyNotice);
+  switch (kept.kind) {
+    case "stored":
+    case "spooled":
+      return { kind: kept.kind, leadId: kept.id };
+    case "sent":
+      return { kind: "sent", to: kept.to.join("+") };
+    case "unkept":
+      await units.giveBack();
+      return { kind: "failed", reachable: kept.reachable };
   }
-  const result = await mail.send(enquiry, source, privacyNotice);
-  if (result.ok) return { kind: "sent" };
-  await units.giveBack();
-  logMailFailure(mail.name, result);
-  return { kind: "failed", result };
 }
 
 /**

@@ -5,6 +5,7 @@
 export interface EnquiryLogLine {
   outcome:
     | "stored"
+    | "spooled"
     | "sent"
     | "failed"
     | "unavailable"
@@ -16,6 +17,7 @@ export interface EnquiryLogLine {
     | "quarantined"
     | "spam"
     | "duplicate";
+  /** Where an enquiry sent directly went (`emailjs`, `webhook`, `emailjs+webhook`). */
   transport?: string;
   ms: number;
   reason?: string;

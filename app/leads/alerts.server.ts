@@ -1,6 +1,6 @@
 /**
  * The team chat's alerts, wired to what the server observes: delivery's give-ups, the age of the
- * delivery queue and the database's reachability. The policy (~/destinations/alert-policy) says
+ * delivery queue, the database's reachability and the leads sent directly. The policy (~/destinations/alert-policy) says
  * when and what; `post` queues the text and returns at once, so no lead ever waits for the chat.
  */
 import type { DatabaseState } from "~/db/database.server";
@@ -28,8 +28,8 @@ export function oldestPendingOf(counts: LeadCounts): OldestPending | null {
 /**
  * Alerts of one server process. Give-ups are told by the process whose delivery gave up, and the
  * queue by the deliverer only (it holds the deliverer lock), so replicas on one database send one
- * message; the database's outage is told by every replica for itself, since without the database
- * they cannot agree on a sender.
+ * message; the database's outage and the leads sent directly are told by every replica for
+ * itself, since without the database they cannot agree on a sender.
  */
 export function createLeadAlerts(options: {
   /** Queues one text for the chat and returns at once (the alert poster's `post`). */
@@ -41,6 +41,8 @@ export function createLeadAlerts(options: {
   leads: {
     counts(): Promise<LeadCounts>;
     isDeliverer(): boolean;
+    /** Leads this process sent directly since it started (kept nowhere). */
+    directlySent(): number;
   };
   /** With DATABASE_URL: its state; null without one. */
   database: { state(): DatabaseState } | null;
@@ -69,6 +71,8 @@ export function createLeadAlerts(options: {
       post(policy.tick());
       // `connecting` only lasts until the first connection's answer: it is not an outage yet.
       if (database) post(policy.database(database.state().status !== "unreachable"));
+      // Each process tells its own: no other knows them.
+      post(policy.direct(leads.directlySent()));
       if (!leads.isDeliverer()) return;
       const counts = await leads.counts();
       countsFailing = false;

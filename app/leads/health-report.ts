@@ -5,8 +5,11 @@ import type { LeadCounts, WriteOutcome } from "~/leads/contract.server";
 export interface LeadsHealth {
   /** From the last write (or write probe): `unusable` until a write succeeds again. */
   store: "ok" | "unusable" | "full";
-  /** `spam`: quarantined leads waiting for an operator (`npm run leads -- --spam`). */
-  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
+  /**
+   * `spam`: quarantined leads waiting for an operator (`npm run leads -- --spam`); `spooled`: leads
+   * waiting in this server's spool for the database to take them (always 0 without DATABASE_URL).
+   */
+  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number; spooled: number };
 }
 
 /** What the server's `/healthz` adds: what only a running process knows. */
@@ -23,12 +26,14 @@ export function describeLeads(options: {
   counts: LeadCounts;
   lastWrite: WriteOutcome | null;
   maxLeads: number;
+  /** Leads waiting in the spool of the data folder. */
+  spooled: number;
   now?: number;
 }): LeadsHealth {
-  const { counts, lastWrite, maxLeads, now = Date.now() } = options;
+  const { counts, lastWrite, maxLeads, spooled, now = Date.now() } = options;
   const undelivered = counts.pending + counts.inbox + counts.failed;
   const store = lastWrite?.ok === false ? "unusable" : undelivered >= maxLeads ? "full" : "ok";
   const oldestPendingSeconds = Math.round((now - (counts.oldestPendingAt ?? now)) / 1000);
   const { pending, failed, spam } = counts;
-  return { store, leads: { pending, failed, oldestPendingSeconds, spam } };
+  return { store, leads: { pending, failed, oldestPendingSeconds, spam, spooled } };
 }

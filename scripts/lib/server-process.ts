@@ -27,7 +27,8 @@ export interface HealthDetails {
   uptime: number;
   draining: boolean;
   store: "ok" | "unusable" | "full";
-  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number };
+  /** `spooled`: leads waiting in the server's spool for the database (DATABASE_URL). */
+  leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number; spooled: number };
   /** Delivery outcomes the store has not taken yet, waiting in the server's memory. */
   unwrittenOutcomes: number;
 }

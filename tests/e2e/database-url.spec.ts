@@ -9,6 +9,7 @@ import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts
 import { postEnquiry, requestsFor } from "../../scripts/lib/lead-fixtures";
 import {
   freePort,
+  healthDetails,
   type RunningServer,
   startServer,
   TEST_HEALTH_TOKEN,
@@ -19,8 +20,9 @@ import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // A wrong DATABASE_URL, each way an operator gets it wrong, with the real built server and a
 // real PostgreSQL: one start-up line names the variable and the cause (never the password or
-// the URL), pages are served, an enquiry is answered without a 500 and reaches EmailJS, and
-// connecting is retried until the mistake is fixed. And the operator's commands, in every form
+// the URL), pages are served, an enquiry is answered without a 500 and kept in the data folder's
+// spool, and connecting is retried until the mistake is fixed (then the spool moves into the
+// database and the lead reaches EmailJS). And the operator's commands, in every form
 // they accept, answer a wrong DATABASE_URL with one line and exit 1.
 
 // A fake EmailJS on a loopback address of this file's own; the tests one after the other.
@@ -80,8 +82,8 @@ const lines = (server: RunningServer, pattern: RegExp) =>
 
 /**
  * What every wrong URL must give: one line naming DATABASE_URL and `cause`, pages served, an
- * enquiry answered 303 that reaches EmailJS once, and `/healthz` saying why, all without
- * `password` or `url` anywhere.
+ * enquiry answered 303 and kept in the spool (as `/healthz` counts it), and `/healthz` saying
+ * why, all without `password` or `url` anywhere. Resolves with the enquiry's name.
  */
 async function expectServedDespite(
   server: RunningServer,
@@ -103,7 +105,8 @@ async function expectServedDespite(
   const values = validEnquiry({ name: `Database URL ${Date.now()}` });
   const answer = await postEnquiry(server.url, values);
   expect(answer.status).toBe(303);
-  await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 10_000 }).toBe(1);
+  expect((await healthDetails(server.url)).leads.spooled).toBe(1);
+  expect(requestsFor(fake, values.name)).toEqual([]);
 
   const detail = await databaseDetail(server.url);
   expect(detail).toMatchObject({ state: "unreachable" });
@@ -113,6 +116,7 @@ async function expectServedDespite(
     expect(server.output()).not.toContain(secret);
     expect(JSON.stringify(detail)).not.toContain(secret);
   }
+  return values.name;
 }
 
 test("a DATABASE_URL that is not a URL: one config line, pages and enquiries served", async ({
@@ -181,10 +185,18 @@ test("a wrong password: one line with the cause; once the role exists the server
   const url = `postgres://${role}:${password}@127.0.0.1:${postgres.port}/${role}`;
   const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
   try {
-    await expectServedDespite(server, fake, /password authentication failed \(28P01\)/, password, url);
+    const spooled = await expectServedDespite(
+      server,
+      fake,
+      /password authentication failed \(28P01\)/,
+      password,
+      url,
+    );
     await postgres.sql(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
     await postgres.sql(`CREATE DATABASE ${role} OWNER ${role}`);
     await expect.poll(() => databaseDetail(server.url), { timeout: 45_000 }).toBe("ok");
+    // The spooled enquiry moves into the database and on to EmailJS, once.
+    await expect.poll(() => requestsFor(fake, spooled).length, { timeout: 30_000 }).toBe(1);
     expect(lines(server, /reachable again/)).toHaveLength(1);
     expect(server.output()).not.toContain(password);
   } finally {
@@ -202,9 +214,16 @@ test("a missing database: one line with the cause; once it is created the server
   const password = decodeURIComponent(new URL(url).password);
   const server = await startServer({ env: { ...emailJsAppEnv(fake, folder), DATABASE_URL: url } });
   try {
-    await expectServedDespite(server, fake, /database does not exist \(3D000\)/, password, url);
+    const spooled = await expectServedDespite(
+      server,
+      fake,
+      /database does not exist \(3D000\)/,
+      password,
+      url,
+    );
     await postgres.sql(`CREATE DATABASE ${name}`);
     await expect.poll(() => databaseDetail(server.url), { timeout: 45_000 }).toBe("ok");
+    await expect.poll(() => requestsFor(fake, spooled).length, { timeout: 30_000 }).toBe(1);
     expect(lines(server, /applied migrations/)).toHaveLength(1);
     const tables = await postgres.sql<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_name = 'notice_claims'",

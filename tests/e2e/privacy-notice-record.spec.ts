@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
 import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
@@ -231,7 +231,7 @@ test.describe("without JavaScript", () => {
     expect(filesHolding(storeDir, '"privacyNotice"')).toEqual([]);
   });
 
-  test("@process during a database outage the enquiry is sent directly, and EmailJS still gets notice_version", async ({
+  test("@process during a database outage with the spool unwritable the enquiry is sent directly, and EmailJS still gets notice_version", async ({
     page,
     fake,
     folder,
@@ -240,10 +240,13 @@ test.describe("without JavaScript", () => {
     serverNode,
   }) => {
     test.setTimeout(120_000);
-    const { app } = await startApp({ fake, folder, node: serverNode, databaseUrl });
+    const { app, storeDir } = await startApp({ fake, folder, node: serverNode, databaseUrl });
     await expect
       .poll(async () => databaseStatus(await healthDetails(app.url)), { timeout: 30_000 })
       .toBe("ok");
+    // A file where the spool's folder would be: what the database cannot take cannot be spooled either.
+    mkdirSync(storeDir, { recursive: true });
+    writeFileSync(join(storeDir, "spool"), "a file where the spool's folder must be");
     await postgres.stop();
     try {
       await expect

@@ -99,22 +99,59 @@ export async function postOne(
   };
 }
 
-/** Enquiries one after another (each from a new sender) until stopped. */
-export function enquiryStream(url: string, label: string, pauseMs = 100) {
+/**
+ * Enquiries (each from a new sender) until stopped: one after another with `pauseMs` between them,
+ * or with `overlap` one every `pauseMs` whether or not the ones before have their answers yet (as
+ * visitors come; one that gets no answer at all, its connection cut, is an `other` of status 0).
+ */
+export function enquiryStream(
+  url: string,
+  label: string,
+  pauseMs = 100,
+  options: { overlap?: boolean } = {},
+) {
   let running = true;
   const outcomes: EnquiryOutcome[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let started = 0;
+  const one = async (name: string) => {
+    const begun = performance.now();
+    outcomes.push(
+      await postOne(url, name).catch(
+        (): EnquiryOutcome => ({
+          name,
+          message: "",
+          status: 0,
+          at: Date.now(),
+          ms: Math.round(performance.now() - begun),
+          kind: "other",
+          fieldsKept: false,
+          retryAfter: undefined,
+        }),
+      ),
+    );
+  };
   const loop = (async () => {
     for (let index = 0; running; index += 1) {
-      outcomes.push(await postOne(url, `${label} ${index} ${Date.now().toString(36)}`));
+      const name = `${label} ${index} ${Date.now().toString(36)}`;
+      started += 1;
+      if (options.overlap) {
+        const posting = one(name);
+        inFlight.add(posting);
+        void posting.finally(() => inFlight.delete(posting));
+      } else outcomes.push(await postOne(url, name));
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   })();
   return {
     outcomes,
+    /** How many enquiries were sent so far (answered or not). */
+    started: () => started,
     since: (time: number) => outcomes.filter((outcome) => outcome.at >= time),
     async stop() {
       running = false;
       await loop;
+      await Promise.all(inFlight);
       return outcomes;
     },
   };

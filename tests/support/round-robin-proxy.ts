@@ -8,6 +8,8 @@ export interface RoundRobinProxy {
   answeredBy: string[];
   /** Takes an upstream out of the rotation, as a platform does with a replica it stops. */
   remove: (upstream: string) => void;
+  /** Puts an upstream into the rotation, as a platform does with a replica it (re)started. */
+  add: (upstream: string) => void;
   stop: () => Promise<void>;
 }
 
@@ -76,6 +78,9 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
     remove(upstream) {
       const index = rotation.indexOf(upstream);
       if (index !== -1) rotation.splice(index, 1);
+    },
+    add(upstream) {
+      if (!rotation.includes(upstream)) rotation.push(upstream);
     },
     stop: async () => {
       server.closeAllConnections();

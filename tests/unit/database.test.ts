@@ -223,7 +223,7 @@ describe("the database", () => {
     await holding;
     expect((await database.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
     expect(lines.filter((line) => !line.includes("applied migrations"))).toEqual([
-      "database: all DATABASE_POOL_SIZE=1 connections were busy for 3 s; enquiries meanwhile are sent directly or refused: raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas",
+      "database: all DATABASE_POOL_SIZE=1 connections were busy for 3 s; enquiries meanwhile wait in the server's spool (ENQUIRY_STORE_DIR/spool): raise DATABASE_POOL_SIZE (replicas × pool size under the database's max_connections) or add replicas",
     ]);
     await database.stop();
   }, 20_000);

@@ -28,6 +28,7 @@ function wired(options: { deliverer?: boolean; withDatabase?: boolean } = {}) {
     countsError: null as Error | null,
     deliverer: options.deliverer ?? true,
     database: { status: "ok" } as DatabaseState,
+    directlySent: 0,
   };
   const posted: string[] = [];
   const lines: string[] = [];
@@ -41,6 +42,7 @@ function wired(options: { deliverer?: boolean; withDatabase?: boolean } = {}) {
         return world.counts;
       },
       isDeliverer: () => world.deliverer,
+      directlySent: () => world.directlySent,
     },
     database: options.withDatabase === false ? null : { state: () => world.database },
     log: (line) => lines.push(line),
@@ -75,6 +77,29 @@ describe("lead alerts, wired", () => {
     expect(posted).toHaveLength(2);
     expect(posted[1]).toMatch(/^9 more leads were not delivered to EmailJS in the hour after the last alert/);
     expect(posted[1]).toContain(ids.slice(1).join(", "));
+    await vi.advanceTimersByTimeAsync(3 * ALERT_HOUR_MS);
+    expect(posted).toHaveLength(2);
+  });
+
+  it("tells leads sent directly (kept nowhere) by their count: at once, then once an hour with those since, on any replica", async () => {
+    const { posted, world } = wired({ deliverer: false });
+    await vi.advanceTimersByTimeAsync(ALERT_CHECK_MS);
+    expect(posted).toEqual([]);
+    world.directlySent = 1;
+    await vi.advanceTimersByTimeAsync(ALERT_CHECK_MS);
+    expect(posted).toEqual([
+      "Server web-2 sent 1 lead directly to EmailJS and the lead webhook, as configured: neither the lead store nor its spool in ENQUIRY_STORE_DIR could keep it, so it is not in `npm run leads`, and a destination that did not take it then will never get it. Check the database (DATABASE_URL) and the data folder's free space and permissions; the server log names each lead's id and where it went.",
+    ]);
+    // Six more within the hour: one message with their count once the hour since the first ends.
+    world.directlySent = 7;
+    await vi.advanceTimersByTimeAsync(ALERT_HOUR_MS - 2 * ALERT_CHECK_MS);
+    expect(posted).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2 * ALERT_CHECK_MS);
+    expect(posted).toHaveLength(2);
+    expect(posted[1]).toMatch(
+      /^Server web-2 sent 6 leads directly to EmailJS and the lead webhook, as configured: .* could keep them, so they are not in/,
+    );
+    // None since: nothing more.
     await vi.advanceTimersByTimeAsync(3 * ALERT_HOUR_MS);
     expect(posted).toHaveLength(2);
   });

@@ -127,7 +127,7 @@ describe("alert policy", () => {
     expect(policy.tick()).toEqual([]);
     advance(1);
     expect(policy.tick()).toEqual([
-      "Server web-2 has not reached the database for 5 minutes: new enquiries go straight to EmailJS (or get the failure notice) and stored leads wait. Check the database and DATABASE_URL; the server log names the cause.",
+      "Server web-2 has not reached the database for 5 minutes: new enquiries wait in its spool (ENQUIRY_STORE_DIR/spool) and stored leads wait. Check the database and DATABASE_URL; the server log names the cause.",
     ]);
     advance(10 * MINUTE);
     expect(policy.database(false)).toEqual([]);

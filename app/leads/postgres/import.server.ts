@@ -4,8 +4,7 @@ import { join } from "node:path";
 import type { Database } from "~/db/database.server";
 import { createFolderLeadStore, erasedFolder } from "~/leads/folder/store.server";
 import { LEAD_ID } from "~/leads/lead";
-import { lockLeadId } from "~/leads/postgres/erasure.server";
-import { LEAD_COLUMNS, LEAD_VALUES, leadValues, writeOtherDeliveries } from "~/leads/postgres/rows.server";
+import { insertLeadOnce } from "~/leads/postgres/insert.server";
 
 /**
  * The file that marks a leads folder as imported into the database: written once its leads
@@ -44,15 +43,7 @@ export async function importLeadFolder(options: {
     }
     let count = 0;
     for (const lead of leads) {
-      await lockLeadId(client, lead.id);
-      const { rowCount } = await client.query(
-        `INSERT INTO leads (${LEAD_COLUMNS}) SELECT ${LEAD_VALUES}
-         WHERE NOT EXISTS (SELECT 1 FROM erasures WHERE id = $1)
-         ON CONFLICT (id) DO NOTHING`,
-        leadValues(lead),
-      );
-      if (rowCount) await writeOtherDeliveries(client, lead);
-      count += rowCount ?? 0;
+      if ((await insertLeadOnce(client, lead)) === "inserted") count += 1;
     }
     return count;
   });

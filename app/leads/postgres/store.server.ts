@@ -23,9 +23,9 @@ import {
   type LeadState,
   logLeadState,
   newLead,
-  UNDELIVERED_STATES,
 } from "~/leads/lead";
 import { eraseLeadRow, isErasedRow } from "~/leads/postgres/erasure.server";
+import { insertLeadOnce } from "~/leads/postgres/insert.server";
 import {
   deliveryValues,
   LEAD_COLUMNS,
@@ -50,8 +50,6 @@ export const LEASE_SECONDS = 30;
 /** What a claim lasts beyond the send's time limit at least: the outcome's write after the answer. */
 export const LEASE_MARGIN_MS = 10_000;
 
-const UNDELIVERED = `(${LEAD_STATE_SQL}) IN (${UNDELIVERED_STATES.map((state) => `'${state}'`).join(", ")})`;
-
 /** Where one destination's delivery of a lead lives: EmailJS's in the row's own columns, the others' in `lead_deliveries`. */
 const QUEUES = {
   emailjs: { table: "leads", id: "id", destination: "TRUE", order: "next_attempt_at, received_at, id" },
@@ -63,6 +61,17 @@ const QUEUES = {
   },
 };
 
+/** The PostgreSQL store: the contract, and the inserts of a lead made before it is stored. */
+export interface PostgresLeadStore extends LeadStore {
+  /**
+   * Stores `lead` (made by the caller, so it has its id before the database answers) as `add`
+   * does; a lead the database already holds by that id is not stored twice.
+   */
+  addLead(lead: Lead): Promise<Lead>;
+  /** Stores a lead from the spool, outside the cap, once: nothing when its id is held or was erased. */
+  importLead(lead: Lead): Promise<Lead>;
+}
+
 /**
  * The lead store in PostgreSQL (DATABASE_URL): one row per lead in `leads`, one row per erased
  * lead id in `erasures`. Every replica reads and writes the same rows; PostgreSQL's row locks
@@ -71,28 +80,18 @@ const QUEUES = {
  */
 export function createPostgresLeadStore(
   options: LeadStoreOptions & { database: Database; leaseSeconds?: number },
-): LeadStore {
+): PostgresLeadStore {
   const { database, leaseSeconds = LEASE_SECONDS, now = () => new Date(), log = console.error } = options;
   const { maxLeads = MAX_LEADS, maxSpamPerReason = MAX_SPAM_PER_REASON, onWrite = () => {} } = options;
   const writes = createWriteRecord(now, onWrite);
   const written = writes.run;
 
   const insert = async (lead: Lead, capped: boolean) => {
-    const cap = capped
-      ? `WHERE (SELECT count(*) FROM leads l WHERE ${UNDELIVERED}) < ${Number(maxLeads)}`
-      : "";
-    const rowCount = await written(() =>
-      database.transaction(async (client) => {
-        const inserted = await client.query(
-          `INSERT INTO leads (${LEAD_COLUMNS}) SELECT ${LEAD_VALUES} ${cap}`,
-          leadValues(lead),
-        );
-        if (inserted.rowCount !== 0) await writeOtherDeliveries(client, lead);
-        return inserted.rowCount;
-      }),
+    const outcome = await written(() =>
+      database.transaction((client) => insertLeadOnce(client, lead, capped ? maxLeads : undefined)),
     );
-    if (rowCount === 0) throw new StoreFullError(maxLeads);
-    logLeadState(lead);
+    if (outcome === "full") throw new StoreFullError(maxLeads);
+    if (outcome === "inserted") logLeadState(lead);
     return lead;
   };
 
@@ -101,6 +100,10 @@ export function createPostgresLeadStore(
 
     add: (enquiry, destinations, source, privacyNotice) =>
       insert(newLead({ id: randomUUID(), enquiry, destinations, at: now(), source, privacyNotice }), true),
+
+    addLead: (lead) => insert(lead, true),
+
+    importLead: (lead) => insert(lead, false),
 
     async quarantine(enquiry: Enquiry, reason, source, privacyNotice) {
       const lead = await insert(
