@@ -84,17 +84,24 @@ function memoryStore(names: string[]) {
   };
 }
 
-function fakeLock(events: string[] = []): DelivererLock {
-  let held = false;
+/** A lock every call to `acquire` gets, once `granted` settles; `state` says whether it is held, and how often it was taken. */
+function fakeLock(
+  events: string[] = [],
+  granted?: Promise<void>,
+): DelivererLock & { state: { held: boolean; acquired: number } } {
+  const state = { held: false, acquired: 0 };
   return {
+    state,
     acquire: async () => {
-      held = true;
+      state.acquired += 1;
+      await granted;
+      state.held = true;
       return true;
     },
-    heartbeat: async () => held,
-    holds: async () => held,
+    heartbeat: async () => state.held,
+    holds: async () => state.held,
     release: async () => {
-      held = false;
+      state.held = false;
       events.push("release");
     },
   };
@@ -248,29 +255,16 @@ describe("delivery", () => {
       await answer.promise;
       return { ok: true };
     });
-    let held = false;
-    let acquired = 0;
-    const lock: DelivererLock = {
-      async acquire() {
-        acquired += 1;
-        held = true;
-        return true;
-      },
-      heartbeat: async () => held,
-      holds: async () => held,
-      release: async () => {
-        held = false;
-      },
-    };
+    const lock = fakeLock();
     const delivery = start({ store, routes, lock, log: () => {} });
     await vi.waitFor(() => expect(sent).toEqual(["A"]));
-    held = false;
+    lock.state.held = false;
     await vi.waitFor(() => expect(delivery.isDeliverer()).toBe(false));
     await vi.advanceTimersByTimeAsync(10 * SCAN_MS);
-    expect(acquired).toBe(1);
+    expect(lock.state.acquired).toBe(1);
     answer.open();
     await vi.waitFor(() => expect(delivery.isDeliverer()).toBe(true));
-    expect(acquired).toBe(2);
+    expect(lock.state.acquired).toBe(2);
     await vi.waitFor(() => expect(sent).toEqual(["A", "B"]));
   });
 
@@ -281,23 +275,9 @@ describe("delivery", () => {
     // gets afterwards is its connection, which the pool's close would otherwise wait for forever.
     const { store } = memoryStore([]);
     const granted = gate();
-    let asked = false;
-    let held = false;
-    const lock: DelivererLock = {
-      async acquire() {
-        asked = true;
-        await granted.promise;
-        held = true;
-        return true;
-      },
-      heartbeat: async () => held,
-      holds: async () => held,
-      release: async () => {
-        held = false;
-      },
-    };
+    const lock = fakeLock([], granted.promise);
     const delivery = start({ store, routes: transport(() => ({ ok: true })).routes, lock, log: () => {} });
-    await vi.waitFor(() => expect(asked).toBe(true));
+    await vi.waitFor(() => expect(lock.state.acquired).toBe(1));
     let stopped = false;
     const stopping = delivery.stop().then(() => {
       stopped = true;
@@ -307,7 +287,7 @@ describe("delivery", () => {
     expect(stopped).toBe(false);
     granted.open();
     await stopping;
-    expect(held).toBe(false);
+    expect(lock.state.held).toBe(false);
     expect(delivery.isDeliverer()).toBe(false);
   });
 
