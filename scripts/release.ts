@@ -69,19 +69,35 @@ function previousRelease(release: string): string | null {
   return archives[at + 1]?.commit ?? null;
 }
 
+/** `git log`'s commits for `args`, oldest first: each short hash and subject. */
+function commits(...args: string[]): { hash: string; subject: string }[] {
+  return git("log", "--reverse", "--format=%h%x09%s", ...args)
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [hash = "", subject = ""] = line.split("\t");
+      return { hash, subject };
+    });
+}
+
 /** The changelog's section of `release`: its date, its commit, and the commits since the release before. */
 function section(release: string, migrationFiles: string[]): string {
   const date = git("log", "-1", "--format=%cd", "--date=format-local:%Y-%m-%d", release);
   const previous = previousRelease(release);
   // The history as it reached main (a merge's subject says what its branch brought), oldest first.
   const range = previous ? [`${previous}..${release}`] : [release];
-  const changes = git("log", "--first-parent", "--reverse", "--format=%h%x09%s", ...range)
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => {
-      const [hash, subject = ""] = line.split("\t");
-      return `- ${subject.replace(/^Merge branch '([^']+)'(?: into \S+)?:?\s*/, "$1: ")} (\`${hash}\`)`;
-    });
+  const changes = commits("--first-parent", ...range).flatMap(({ hash, subject }) => {
+    const merge = /^Merge branch '([^']+)'(?: into \S+)?:?\s*(.*)$/.exec(subject);
+    if (!merge) return [`- ${subject} (\`${hash}\`)`];
+    if (merge[2]) return [`- ${merge[1]}: ${merge[2]} (\`${hash}\`)`];
+    // A merge that says nothing of its own: what its branch brought, commit by commit.
+    const brought = commits("--no-merges", `${hash}^1..${hash}^2`);
+    return [
+      `- ${merge[1]} (\`${hash}\`):`,
+      ...brought.slice(0, 8).map((commit) => `  - ${commit.subject} (\`${commit.hash}\`)`),
+      ...(brought.length > 8 ? [`  - and ${brought.length - 8} more`] : []),
+    ];
+  });
   const newest = migrationFiles.at(-1) ?? "none";
   return [
     `## ${date} · \`${release}\``,
