@@ -1,74 +1,14 @@
-// Packs a release's built server as a test fixture, tests/fixtures/releases/<commit>.tar.gz, so
-// that a rolling-deploy test runs that release beside the current one on a clean checkout,
-// without git history (tests/support/release-server.ts unpacks it).
+// Packs one release's build as a test fixture, tests/fixtures/releases/<commit>.tar.gz
+// (scripts/lib/pack-release.ts); `npm run release` does it at each release, with the fixtures
+// that go with it.
 //
 // Usage: vite-node scripts/pack-release.ts <commit>
-//
-// It checks the commit out into a temporary worktree, builds it with this checkout's
-// node_modules (a release only adds dependencies, so the current ones run it; the check that
-// they do is the rolling-deploy test), and packs what the image ships of it (package.json,
-// build/ and public/) less what no test serves: the build's metafiles, the field-metrics command
-// and the social preview image. The archive is reproducible: the same build packs to the same bytes.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { packRelease } from "./lib/pack-release";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const [commit] = process.argv.slice(2);
 if (!commit) {
   console.error("usage: vite-node scripts/pack-release.ts <commit>");
   process.exit(2);
 }
-
-const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
-const short = git("rev-parse", "--short=7", `${commit}^{commit}`);
-const committedAt = git("log", "-1", "--format=%ct", short);
-
-const work = mkdtempSync(join(tmpdir(), `release-${short}-`));
-const checkout = join(work, "checkout");
-git("worktree", "add", "--detach", checkout, short);
-try {
-  symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
-  // As the image builds it (vite-node, which runs this script, sets NODE_ENV to development).
-  execFileSync("npm", ["run", "build"], {
-    cwd: checkout,
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  const files = [
-    "package.json",
-    "build/server.js",
-    "build/index.js",
-    "build/leads.js",
-    "build/version.txt",
-    // SQL migrations are read at run time from beside the bundles (releases before them bundle theirs).
-    ...(existsSync(join(checkout, "build", "migrations")) ? ["build/migrations"] : []),
-    "public",
-  ];
-  const archive = join(root, "tests", "fixtures", "releases", `${short}.tar.gz`);
-  const tar = join(work, "release.tar");
-  execFileSync(
-    "tar",
-    [
-      "--sort=name",
-      "--owner=0",
-      "--group=0",
-      "--numeric-owner",
-      `--mtime=@${committedAt}`,
-      "--exclude=public/og-image.png",
-      "-cf",
-      tar,
-      ...files,
-    ],
-    { cwd: checkout, stdio: "inherit" },
-  );
-  // Node's gzip header carries no time or name, so the bytes depend on the build alone.
-  writeFileSync(archive, gzipSync(readFileSync(tar), { level: 9 }));
-  console.log(`${archive}: ${Math.round(statSync(archive).size / 1024)} KiB`);
-} finally {
-  git("worktree", "remove", "--force", checkout);
-  rmSync(work, { recursive: true, force: true });
-}
+const { archive, bytes } = packRelease(commit);
+console.log(`${archive}: ${Math.round(bytes / 1024)} KiB`);

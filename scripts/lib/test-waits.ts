@@ -24,6 +24,10 @@ export const TIMERS_ALLOWED: Readonly<Record<string, TimerAllowance>> = {
     reason:
       "the negative-check helper: its window, taken from the constant it guards, is the one deliberate wait",
   },
+  "tests/support/cleanups.ts": {
+    reason:
+      "the cleanup hook's limit per step: a step still running when it passes is named in the hook's error, never waited for",
+  },
   "tests/support/fault-watch.ts": {
     functions: ["watchPages", "enquiryStream"],
     reason:

@@ -5,12 +5,12 @@ import { readMigrations } from "~/db/migrations.server";
 
 /**
  * The committed fixture of the release before the one under test (tests/fixtures/previous-release,
- * refreshed at each release by copying app/db/migrations/ into it): the migrations it shipped,
+ * written by `npm run release` from that release's archive and code): the migrations it shipped,
  * and every statement it sends to PostgreSQL. A rolling deploy runs it beside the new release on the new schema.
  */
 export const PREVIOUS_RELEASE = resolve("tests/fixtures/previous-release");
 
-/** The migrations the previous release shipped: a copy of its app/db/migrations/ folder. */
+/** The migrations the previous release shipped: its archive's build/migrations/ folder. */
 export function previousMigrations(): Migration[] {
   return readMigrations(resolve(PREVIOUS_RELEASE, "migrations"));
 }

@@ -85,17 +85,24 @@ function memoryStore(names: string[]) {
   };
 }
 
-function fakeLock(events: string[] = []): DelivererLock {
-  let held = false;
+/** A lock every call to `acquire` gets, once `granted` settles; `state` says whether it is held, and how often it was taken. */
+function fakeLock(
+  events: string[] = [],
+  granted?: Promise<void>,
+): DelivererLock & { state: { held: boolean; acquired: number } } {
+  const state = { held: false, acquired: 0 };
   return {
+    state,
     acquire: async () => {
-      held = true;
+      state.acquired += 1;
+      await granted;
+      state.held = true;
       return true;
     },
-    heartbeat: async () => held,
-    holds: async () => held,
+    heartbeat: async () => state.held,
+    holds: async () => state.held,
     release: async () => {
-      held = false;
+      state.held = false;
       events.push("release");
     },
   };
@@ -236,6 +243,53 @@ describe("delivery", () => {
     await vi.advanceTimersByTimeAsync(10 * SCAN_MS);
     expect(sent).toEqual(["A"]);
     expect(events).toEqual(["send A", "answered A", "release", "written A:sent"]);
+  });
+
+  it("a process that lost the lock in the middle of a send takes it again only once that send is over", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    // Holding the lock with its one loop still waiting on EmailJS, it would keep every other
+    // replica from delivering until that answer came.
+    const { store } = memoryStore(["A", "B"]);
+    const answer = gate();
+    const { routes, sent } = transport(async () => {
+      await answer.promise;
+      return { ok: true };
+    });
+    const lock = fakeLock();
+    const delivery = start({ store, routes, lock, log: () => {} });
+    await vi.waitFor(() => expect(sent).toEqual(["A"]));
+    lock.state.held = false;
+    await vi.waitFor(() => expect(delivery.isDeliverer()).toBe(false));
+    await vi.advanceTimersByTimeAsync(10 * SCAN_MS);
+    expect(lock.state.acquired).toBe(1);
+    answer.open();
+    await vi.waitFor(() => expect(delivery.isDeliverer()).toBe(true));
+    expect(lock.state.acquired).toBe(2);
+    await vi.waitFor(() => expect(sent).toEqual(["A", "B"]));
+  });
+
+  it("stop() while the lock is being taken gives that lock up before it resolves", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    // A replica stopping while its heartbeat waits for the lock (a busy database): the lock it
+    // gets afterwards is its connection, which the pool's close would otherwise wait for forever.
+    const { store } = memoryStore([]);
+    const granted = gate();
+    const lock = fakeLock([], granted.promise);
+    const delivery = start({ store, routes: transport(() => ({ ok: true })).routes, lock, log: () => {} });
+    await vi.waitFor(() => expect(lock.state.acquired).toBe(1));
+    let stopped = false;
+    const stopping = delivery.stop().then(() => {
+      stopped = true;
+    });
+    // However long the lock takes, stop() waits for it rather than leave it taken behind it.
+    await vi.advanceTimersByTimeAsync(10 * SCAN_MS);
+    expect(stopped).toBe(false);
+    granted.open();
+    await stopping;
+    expect(lock.state.held).toBe(false);
+    expect(delivery.isDeliverer()).toBe(false);
   });
 
   it("tells onGaveUp once per lead a send failed for good, never of a retry, and says it delivers", async () => {

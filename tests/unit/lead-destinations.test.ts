@@ -14,6 +14,7 @@ import { createFolderLeadStore } from "~/leads/folder/store.server";
 import type { DeliveryRecord, Lead } from "~/leads/lead";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
+import { cleanupHookMs, createCleanups } from "../support/cleanups";
 import { gate } from "../support/gate";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
@@ -36,11 +37,11 @@ const enquiry: Enquiry = {
   message: "A booking app",
 };
 
-const cleanups: (() => Promise<unknown>)[] = [];
+const cleanups = createCleanups();
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   vi.restoreAllMocks();
-});
+  await cleanups.run();
+}, cleanupHookMs(6));
 
 async function newDatabase(migrations = readMigrations(), url?: string, stopAfter = true): Promise<Database> {
   const database = createDatabase({
@@ -51,7 +52,7 @@ async function newDatabase(migrations = readMigrations(), url?: string, stopAfte
   });
   database.start();
   await database.ready();
-  if (stopAfter) cleanups.push(() => database.stop());
+  if (stopAfter) cleanups.add(`pool ${cleanups.size + 1} closes (database.stop)`, () => database.stop());
   return database;
 }
 
@@ -65,7 +66,7 @@ const kinds: { name: string; place(): Promise<Place> }[] = [
     name: "the folder",
     async place() {
       const root = await mkdtemp(join(tmpdir(), "lead-destinations-"));
-      cleanups.push(() => rm(root, { recursive: true, force: true }));
+      cleanups.add(`the folder ${root} is removed`, () => rm(root, { recursive: true, force: true }));
       const folder = join(root, "data", "leads");
       await mkdir(folder, { recursive: true });
       return {
@@ -106,7 +107,7 @@ function startDelivery(
     onGaveUp,
     log: () => {},
   });
-  cleanups.push(() => delivery.stop());
+  cleanups.add("a delivery stops (delivery.stop)", () => delivery.stop());
   delivery.start();
   return delivery;
 }

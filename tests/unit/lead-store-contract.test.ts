@@ -14,6 +14,7 @@ import { type Lead, leadFileName, newLead } from "~/leads/lead";
 import { IMPORT_MARKER, importLeadFolder } from "~/leads/postgres/import.server";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
+import { cleanupHookMs, createCleanups } from "../support/cleanups";
 import { emailjsAs } from "../support/lead-records";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
@@ -50,16 +51,28 @@ function fakeClock(start = "2026-11-01T10:00:00Z") {
   };
 }
 
-const cleanups: (() => Promise<unknown>)[] = [];
+// A test starts at most three replicas (a pool and a delivery each) and a folder.
+const cleanups = createCleanups();
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   vi.restoreAllMocks();
-});
+  try {
+    await cleanups.run();
+  } finally {
+    databaseNames.clear();
+  }
+}, cleanupHookMs(7));
 
 async function newFolder() {
   const root = await mkdtemp(join(tmpdir(), "lead-contract-"));
-  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  cleanups.add(`the folder ${root} is removed`, () => rm(root, { recursive: true, force: true }));
   return join(root, "data", "leads");
+}
+
+/** What the hook calls each pool of a test when it closes it. */
+const databaseNames = new Map<Database, string>();
+function named(database: Database, name: string) {
+  databaseNames.set(database, name);
+  cleanups.add(`${name} closes (database.stop)`, () => database.stop());
 }
 
 async function newDatabase(): Promise<Database> {
@@ -71,7 +84,7 @@ async function newDatabase(): Promise<Database> {
   });
   database.start();
   await database.ready();
-  cleanups.push(() => database.stop());
+  named(database, "the test's first pool");
   return database;
 }
 
@@ -510,7 +523,7 @@ function startReplica(db: Database, mail: LeadMail, scanMs: number) {
     scanMs,
     log: () => {},
   });
-  cleanups.push(() => delivery.stop());
+  cleanups.add(`the delivery on ${databaseNames.get(db)} stops (delivery.stop)`, () => delivery.stop());
   delivery.start();
   return { store, delivery };
 }
@@ -521,6 +534,6 @@ async function newDatabaseOn(database: Database): Promise<Database> {
   const replica = createDatabase({ url, poolSize: 4, migrations: readMigrations(), log: () => {} });
   replica.start();
   await replica.ready();
-  cleanups.push(() => replica.stop());
+  named(replica, `pool ${databaseNames.size + 1} on the same database`);
   return replica;
 }

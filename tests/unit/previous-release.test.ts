@@ -1,9 +1,17 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { migrate } from "~/db/migrate.server";
 import { readMigrations } from "~/db/migrations.server";
+import { archivedMigrations, releaseArchives } from "../../scripts/lib/release-archive";
 import { startPostgres, type TestPostgres } from "../support/postgres";
-import { type PreviousStatement, previousMigrations, previousStatements } from "../support/previous-release";
+import {
+  PREVIOUS_RELEASE,
+  type PreviousStatement,
+  previousMigrations,
+  previousStatements,
+} from "../support/previous-release";
 
 // "A release only adds to the schema", checked against the committed fixture of the previous
 // release (tests/fixtures/previous-release, refreshed at each release): during a rolling deploy
@@ -67,6 +75,29 @@ describe("the previous release's fixture", () => {
   test("holds migrations and statements", () => {
     expect(previous.length).toBeGreaterThan(0);
     expect(statements.length).toBeGreaterThan(20);
+  });
+
+  test("is the newest packed release: every migration its archive ships, byte for byte (else run npm run release)", () => {
+    const [newest] = releaseArchives(resolve("tests/fixtures/releases"));
+    if (!newest) throw new Error("no release is packed in tests/fixtures/releases: run npm run release");
+    const shipped = [...archivedMigrations(newest.path)].map(([file, bytes]) => ({ file, bytes }));
+    expect(shipped.length, `${newest.commit} ships no SQL migration`).toBeGreaterThan(0);
+    const fixture = (file: string) => {
+      const path = resolve(PREVIOUS_RELEASE, "migrations", file);
+      return existsSync(path) ? readFileSync(path) : null;
+    };
+    const differing = shipped
+      .filter(({ file, bytes }) => !fixture(file)?.equals(bytes))
+      .map(({ file }) => `${file} of release ${newest.commit}`);
+    expect(differing, "missing or different in tests/fixtures/previous-release/migrations").toEqual([]);
+  });
+
+  test("names only files that exist as where its statements come from", () => {
+    const named = new Set(
+      statements.flatMap(({ source }) => source.match(/\b(?:app|server)\/[\w./-]+\.tsx?\b/g) ?? []),
+    );
+    expect(named.size).toBeGreaterThan(5);
+    expect([...named].filter((file) => !existsSync(file))).toEqual([]);
   });
 
   test("this release ships the previous release's migrations unchanged, and only adds after them", () => {

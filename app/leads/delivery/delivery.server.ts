@@ -131,6 +131,7 @@ export function createDelivery(options: {
     report,
     scan,
     stopping: () => stopping,
+    free: () => loops.every((loop) => !loop.running()),
     async onAcquired() {
       await adopt();
       await store.hurryPending();
@@ -270,6 +271,8 @@ function createDestinationLoop(options: {
 
   return {
     schedule,
+    /** Whether a turn (a send and its outcome's write) is under way. */
+    running: () => running !== undefined,
     wake() {
       if (!busy) schedule(Math.max(0, (sender?.lastSendAt() ?? 0) + intervalMs - now().getTime()));
     },
