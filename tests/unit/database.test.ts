@@ -289,7 +289,7 @@ describe("the database", () => {
       "the database is unreachable (password authentication failed (28P01))",
     );
     expect(lines).toEqual([
-      `database: cannot connect to DATABASE_URL (host 127.0.0.1, port ${postgres.port}, database postgres): password authentication failed (28P01); pages are served, enquiries are sent directly or refused, and connecting is retried`,
+      `database: cannot connect to DATABASE_URL (host 127.0.0.1, port ${postgres.port}, database postgres): password authentication failed (28P01); pages are served, enquiries wait in the server's spool (ENQUIRY_STORE_DIR/spool), and connecting is retried`,
     ]);
     await database.stop();
   });
