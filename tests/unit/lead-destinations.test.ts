@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createDatabase, type Database } from "~/db/database.server";
+import type { Database } from "~/db/database.server";
 import { readMigrations } from "~/db/migrations.server";
 import type { DeliveryResult } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
@@ -16,6 +16,7 @@ import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { cleanupHookMs, createCleanups } from "../support/cleanups";
 import { gate } from "../support/gate";
+import { openMigratedDatabase } from "../support/migrated-database";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // Each lead's destinations on both stores: one destination's record never undoes another's, the
@@ -44,14 +45,7 @@ afterEach(async () => {
 }, cleanupHookMs(6));
 
 async function newDatabase(migrations = readMigrations(), url?: string, stopAfter = true): Promise<Database> {
-  const database = createDatabase({
-    url: url ?? (await postgres.createDatabase()),
-    poolSize: 4,
-    migrations,
-    log: () => {},
-  });
-  database.start();
-  await database.ready();
+  const database = await openMigratedDatabase(url ?? (await postgres.createDatabase()), migrations);
   if (stopAfter) cleanups.add(`pool ${cleanups.size + 1} closes (database.stop)`, () => database.stop());
   return database;
 }

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
-import { readMigrations } from "~/db/migrations.server";
 import type { DeliveryResult } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import { type Lead, leadFileName, newLead } from "~/leads/lead";
@@ -13,6 +12,7 @@ import { isLeadOwnError } from "~/leads/postgres/insert.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { createLeadService } from "~/leads/service.server";
 import { createLeadSpool, SpoolFullError, spoolFolder, UNREADABLE_SUFFIX } from "~/leads/spool.server";
+import { openMigratedDatabase } from "../support/migrated-database";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // The spool (docs/decisions/030-lead-spool.md): what the database does not take in time is kept
@@ -50,14 +50,7 @@ async function dataFolder(): Promise<string> {
 }
 
 async function newDatabase(): Promise<Database> {
-  const database = createDatabase({
-    url: await postgres.createDatabase(),
-    poolSize: 4,
-    migrations: readMigrations(),
-    log: () => {},
-  });
-  database.start();
-  await database.ready();
+  const database = await openMigratedDatabase(await postgres.createDatabase());
   cleanups.push(() => database.stop());
   return database;
 }

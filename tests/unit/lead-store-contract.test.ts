@@ -16,6 +16,7 @@ import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { cleanupHookMs, createCleanups } from "../support/cleanups";
 import { emailjsAs } from "../support/lead-records";
+import { openMigratedDatabase } from "../support/migrated-database";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 /** EmailJS as these tests stand in for it. */
@@ -76,14 +77,7 @@ function named(database: Database, name: string) {
 }
 
 async function newDatabase(): Promise<Database> {
-  const database = createDatabase({
-    url: await postgres.createDatabase(),
-    poolSize: 4,
-    migrations: readMigrations(),
-    log: () => {},
-  });
-  database.start();
-  await database.ready();
+  const database = await openMigratedDatabase(await postgres.createDatabase());
   named(database, "the test's first pool");
   return database;
 }
