@@ -12,6 +12,8 @@ const LAYERS = [
     name: "page parts",
     paths: [
       "^app/components/",
+      // The privacy notice's React component, beside its texts: it reads the route's action data.
+      "^app/privacy-notice/notice[.]server[.]tsx$",
       "^app/hooks/",
       "^app/utils/",
       "^app/root-data[.]ts$",
@@ -41,7 +43,8 @@ const LAYERS = [
       "^app/tracking-parameters[.]server[.]ts$",
       "^app/webhook-url[.]server[.]ts$",
       "^app/network-errors[.]ts$",
-      "^app/privacy-notice/",
+      // The privacy notice, but its component (a page part, above).
+      "^app/privacy-notice/(?!notice[.]server[.]tsx$)",
       "^app/images/",
       "^app/styles/",
     ],

@@ -1,6 +1,6 @@
 /** The services the server creates once (leads, mail, limits, notices, metrics, alerts) and starts and stops together. */
 import { hostname } from "node:os";
-import { privacyFactsFrom } from "~/content/privacy-notice/facts.server";
+import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
 import { type AlertPoster, createAlertPoster } from "~/destinations/alert.server";

@@ -4,11 +4,11 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
-import { PrivacyNotice } from "~/components/privacy-notice.server";
 import { ServerRendered } from "~/components/server-rendered";
 import type { Notice } from "~/enquiry/notices";
 import { HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/trap-fields";
 import { MAX_LENGTH } from "~/lead-parts/enquiry";
+import { PrivacyNotice } from "~/privacy-notice/notice.server";
 
 const FORM_ID = "enquiry";
 

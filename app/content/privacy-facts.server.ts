@@ -4,7 +4,6 @@
  */
 import { site } from "~/content/site";
 import { type Env, env } from "~/env.server";
-import type { PrivacyNoticeFacts } from "./types";
 
 /** Who answers questions about personal data for the agency (DPDP Rules, rule 9). */
 export interface PrivacyContact {
@@ -17,7 +16,9 @@ export interface PrivacyContact {
  * What the privacy notice and the privacy policy say about the server's configuration, read
  * from one place so that the two never disagree: how long leads are kept, and who to write to.
  */
-export interface PrivacyFacts extends PrivacyNoticeFacts {
+export interface PrivacyFacts {
+  /** ENQUIRY_RETENTION_DAYS. */
+  retentionDays: number;
   spamRetentionDays: number;
   contact: PrivacyContact;
   /** Whether PRIVACY_CONTACT names the contact (otherwise it is the footer's e-mail address). */

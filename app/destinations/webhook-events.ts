@@ -1,8 +1,8 @@
 /** The lead webhook's three events (`lead.received`, `lead.failed`, `lead.erased`) as Standard Webhooks messages. */
 import type { DeliveryError, DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
-import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";
+import type { PrivacyNoticeRecord } from "~/privacy-notice/record";
 
 export const WEBHOOK_EVENTS = ["lead.received", "lead.failed", "lead.erased"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];

@@ -16,7 +16,6 @@ import {
   type NoticeKind,
 } from "~/enquiry/notices";
 import type { PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
-import { postedPrivacyNoticeLanguage, readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
 import { captureSource } from "~/enquiry/source.server";
@@ -24,10 +23,11 @@ import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { Allowance } from "~/http/limits.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
-import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
+import { postedPrivacyNoticeLanguage, readPrivacyNotice } from "~/privacy-notice/posted.server";
+import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/privacy-notice/record";
 
 type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
 

@@ -21,7 +21,7 @@ export interface EnquiryLogLine {
   transport?: string;
   ms: number;
   reason?: string;
-  /** The privacy notice the sender was shown, as `version language` (~/lead-parts/privacy-notice). */
+  /** The privacy notice the sender was shown, as `version language` (~/privacy-notice/record). */
   privacyNotice?: string;
 }
 

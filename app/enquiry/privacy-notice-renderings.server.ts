@@ -14,8 +14,8 @@ import { link, mkdir, open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import { within } from "~/db/within.server";
-import { parsePrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { fsyncFolder } from "~/leads/folder/writes.server";
+import { parsePrivacyNoticeRecord } from "~/privacy-notice/record";
 import { type PrivacyNoticeRendering, privacyNoticeSha256 } from "~/privacy-notice/rendering.server";
 
 /** The data folder's subfolder of renderings, one `<sha256>.json` each. */

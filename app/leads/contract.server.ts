@@ -1,10 +1,10 @@
 /** What every lead store promises (the folder's and PostgreSQL's), and the limits both keep. */
 import type { DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
-import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import type { DeliveryRecord, Lead } from "~/leads/lead";
+import type { PrivacyNoticeRecord } from "~/privacy-notice/record";
 
 /**
  * How many leads that have not reached the agency (`pending`, `inbox`, `failed`) a store

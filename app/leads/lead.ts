@@ -1,9 +1,9 @@
 /** The lead record: its destinations and derived state, how it is made, named on disk, parsed and logged. */
 import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
-import { type PrivacyNoticeRecord, parsePrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { type LeadSource, parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";
+import { type PrivacyNoticeRecord, parsePrivacyNoticeRecord } from "~/privacy-notice/record";
 
 /**
  * A lead's own state, derived from its destinations (`leadStateOf`): `spam` while quarantined

@@ -6,7 +6,6 @@ import { randomUUID } from "node:crypto";
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import type { Env } from "~/env.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
-import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { type LeadCounts, type LeadStore, MAX_LEADS, noLeads, StoreFullError } from "~/leads/contract.server";
@@ -28,6 +27,7 @@ import { isLeadOwnError } from "~/leads/postgres/insert.server";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { createLeadSpool, createSpoolLog, spoolFolder, startSpoolDrain } from "~/leads/spool.server";
+import type { PrivacyNoticeRecord } from "~/privacy-notice/record";
 
 export type { DirectSenders } from "~/leads/direct-sends.server";
 

@@ -1,7 +1,7 @@
 /** The parameters the EmailJS template receives for one lead. */
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
-import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";
+import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/privacy-notice/record";
 
 /**
  * The EmailJS template parameters: the enquiry's fields, `to_name` and `from_name`

@@ -1,7 +1,7 @@
 /** What a mail transport is, and what a send can come to. */
 import type { Enquiry } from "~/lead-parts/enquiry";
-import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import type { LeadSource } from "~/lead-parts/source";
+import type { PrivacyNoticeRecord } from "~/privacy-notice/record";
 
 export type SendResult =
   | { ok: true }

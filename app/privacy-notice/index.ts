@@ -7,11 +7,11 @@ export type { PrivacyNoticeFacts, PrivacyNoticeItem, PrivacyNoticeRequest, Priva
 export { PRIVACY_NOTICE_ITEMS } from "./types";
 
 /**
- * The version of the privacy notice the page shows, in every language. A change to any
- * language's text is a new version: a new date here, and the new texts added to ./published
- * (tests/unit/privacy-notice.test.ts fails until both are done).
+ * The version of the privacy notice the page shows, in every language: the latest published. A
+ * change to any language's text is a new version, which `npm run notice:publish` writes
+ * (./published.server; tests/unit/privacy-notice.test.ts fails until it is run).
  */
-export const PRIVACY_NOTICE_VERSION = "2026-11-26";
+export { PRIVACY_NOTICE_VERSION } from "./version";
 
 /**
  * The languages the notice is shown in, the first by default: English, and languages of the

@@ -2,13 +2,13 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useActionData } from "@remix-run/react";
 import { Fragment } from "react";
+import { privacyFacts } from "~/content/privacy-facts.server";
 import {
   PRIVACY_NOTICE_VERSION,
   type PrivacyNoticeRequest,
   type PrivacyNoticeText,
   privacyNoticeTexts,
-} from "~/content/privacy-notice";
-import { privacyFacts } from "~/content/privacy-notice/facts.server";
+} from "~/privacy-notice";
 import { PRIVACY_NOTICE_FIELDS, privacyNoticeHashField } from "~/privacy-notice/fields";
 import { renderPrivacyNotice } from "~/privacy-notice/rendering.server";
 import type { PrivacyNoticeBlocks, PrivacyNoticeFacts, PrivacyNoticeSegment } from "~/privacy-notice/text";

@@ -1,8 +1,21 @@
 /** Reads from a posted form which privacy notice its sender was shown, for the lead to keep. */
-import { singleValue } from "~/enquiry/body.server";
-import type { PrivacyNoticeRenderings } from "~/enquiry/privacy-notice-renderings.server";
-import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
-import { PRIVACY_NOTICE_FIELDS, privacyNoticeHashField } from "~/privacy-notice/fields";
+import { PRIVACY_NOTICE_FIELDS, privacyNoticeHashField } from "./fields";
+import type { PrivacyNoticeRecord } from "./record";
+import type { PrivacyNoticeRendering } from "./rendering.server";
+
+/**
+ * Where the site's renderings are looked up by hash: every server's, every release's
+ * (~/enquiry/privacy-notice-renderings.server keeps them).
+ */
+export interface RenderingsByHash {
+  find(sha256: string): Promise<PrivacyNoticeRendering | undefined>;
+}
+
+/** The one value of a field posted once; undefined when it is missing or posted more than once. */
+function singleValue(fields: Map<string, string[]>, name: string): string | undefined {
+  const values = fields.get(name);
+  return values?.length === 1 ? values[0] : undefined;
+}
 
 /** A language as a form may post it: what the hash field's name is made of. */
 const LANGUAGE = /^[0-9A-Za-z-]{1,32}$/;
@@ -16,7 +29,7 @@ const LANGUAGE = /^[0-9A-Za-z-]{1,32}$/;
  */
 export async function readPrivacyNotice(
   fields: Map<string, string[]>,
-  renderings: Pick<PrivacyNoticeRenderings, "find">,
+  renderings: RenderingsByHash,
 ): Promise<PrivacyNoticeRecord | undefined> {
   const version = singleValue(fields, PRIVACY_NOTICE_FIELDS.version);
   const language = singleValue(fields, PRIVACY_NOTICE_FIELDS.language);

@@ -1,7 +1,8 @@
 /**
  * Which privacy notice an enquiry's sender was shown: its version, its language, and the
- * SHA-256 (hex) of its canonical text as the server rendered it, so that the record can be
- * matched to the words (~/content/privacy-notice/published keeps every version's text). A lead
+ * SHA-256 (hex) of its canonical text as the page rendered it, so that the record can be
+ * matched to the words (the record of renderings keeps the text behind each hash,
+ * ~/enquiry/privacy-notice-renderings.server). A lead
  * carries it when the server knew what the form said it showed; leads from before it have none.
  */
 export interface PrivacyNoticeRecord {

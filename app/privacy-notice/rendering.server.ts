@@ -3,7 +3,7 @@
  * the page shows and their canonical text, with its version and SHA-256 (a rendering).
  */
 import { createHash } from "node:crypto";
-import { PRIVACY_NOTICE_VERSION, type PrivacyNoticeText, privacyNoticeTexts } from "~/content/privacy-notice";
+import { PRIVACY_NOTICE_VERSION, type PrivacyNoticeText, privacyNoticeTexts } from "~/privacy-notice";
 import {
   type PrivacyNoticeBlocks,
   type PrivacyNoticeFacts,

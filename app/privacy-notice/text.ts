@@ -2,11 +2,7 @@
  * Turns a privacy notice's canonical text into what the page shows: configuration filled in, links
  * marked, blocks and plain text.
  */
-import {
-  PRIVACY_NOTICE_ITEMS,
-  type PrivacyNoticeFacts,
-  type PrivacyNoticeText,
-} from "~/content/privacy-notice";
+import { PRIVACY_NOTICE_ITEMS, type PrivacyNoticeFacts, type PrivacyNoticeText } from "~/privacy-notice";
 
 export type { PrivacyNoticeFacts };
 
@@ -79,4 +75,9 @@ export function privacyNoticePlainText(blocks: PrivacyNoticeBlocks): string {
     ...blocks.items.map((item) => `${item.label}: ${plain(item.text)}`),
     plain(blocks.policy),
   ].join("\n");
+}
+
+/** The notice's canonical text with the configuration still `{retentionDays}` and `{privacyContact}`: what is published. */
+export function privacyNoticeTemplate(text: PrivacyNoticeText): string {
+  return privacyNoticePlainText(privacyNoticeBlocks(text));
 }

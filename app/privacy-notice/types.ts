@@ -37,7 +37,7 @@ export interface PrivacyNoticeText {
   requests: { erase: PrivacyNoticeRequest; correct: PrivacyNoticeRequest };
 }
 
-/** What the notice's texts say about the server's configuration (facts.server.ts). */
+/** What the notice's texts say about the server's configuration (~/content/privacy-facts.server). */
 export interface PrivacyNoticeFacts {
   retentionDays: number;
   /** The privacy contact. */

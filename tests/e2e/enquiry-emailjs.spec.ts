@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
+import { PRIVACY_NOTICE_VERSION } from "../../app/privacy-notice";
 import {
   EMAILJS_KEYS,
   emailJsAppEnv,

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
-import { privacyFactsFrom } from "../../app/content/privacy-notice/facts.server";
-import { publishedPrivacyNotice } from "../../app/content/privacy-notice/published";
+import { privacyFactsFrom } from "../../app/content/privacy-facts.server";
 import { RENDERINGS_FOLDER } from "../../app/enquiry/privacy-notice-renderings.server";
 import { parseEnv } from "../../app/env.server";
-import type { PrivacyNoticeRecord } from "../../app/lead-parts/privacy-notice";
+import { PRIVACY_NOTICE_VERSION } from "../../app/privacy-notice";
+import { publishedPrivacyNotice, readPublished } from "../../app/privacy-notice/published.server";
+import type { PrivacyNoticeRecord } from "../../app/privacy-notice/record";
 import { privacyNoticeSha256 } from "../../app/privacy-notice/rendering.server";
 import { fillPrivacyNotice } from "../../app/privacy-notice/text";
 import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
@@ -45,7 +45,7 @@ const SERVER_ENV: Record<string, string> = { ENQUIRY_RETENTION_DAYS: "45" };
  * server configured with `env` renders it.
  */
 function shown(language: "en" | "hi", env = SERVER_ENV): PrivacyNoticeRecord {
-  const text = publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, language) ?? "";
+  const text = publishedPrivacyNotice(readPublished(), PRIVACY_NOTICE_VERSION, language) ?? "";
   const facts = privacyFactsFrom(parseEnv(env, () => {}));
   return {
     version: PRIVACY_NOTICE_VERSION,
@@ -353,7 +353,7 @@ test.describe("a page from one server, its enquiry taken by another", () => {
       const lead = (await listed(a.leads)).find((each) => each.name === values.name);
       expect(lead?.privacyNotice).toEqual(ofA);
       expect(await wordsOf(ofA.sha256, where)).toBe(
-        fillPrivacyNotice(publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, "hi") ?? "", {
+        fillPrivacyNotice(publishedPrivacyNotice(readPublished(), PRIVACY_NOTICE_VERSION, "hi") ?? "", {
           retentionDays: 90,
           contact: { email: "asha@example.in" },
         }),

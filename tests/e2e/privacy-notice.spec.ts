@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { PRIVACY_NOTICE_VERSION } from "../../app/content/privacy-notice";
+import { PRIVACY_NOTICE_VERSION } from "../../app/privacy-notice";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { enquiryForm, fillEnquiry, NOTICE, validEnquiry, waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describePrivacyNotice, parsePrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { type Lead, leadFileText, newLead, parseLead } from "~/leads/lead";
 import { type LeadRow, leadFromRow, leadValues } from "~/leads/postgres/rows.server";
+import { describePrivacyNotice, parsePrivacyNoticeRecord } from "~/privacy-notice/record";
 
 const shown = { version: "2026-11-26", language: "hi", sha256: "c4".repeat(32) };
 

@@ -6,11 +6,11 @@ import { formatPolicyDate } from "~/components/policy-page";
 import { policies, privacyPolicy, termsOfService } from "~/content/policies/index.server";
 import { privacyPolicyFor } from "~/content/policies/privacy";
 import type { Policy, PolicyBlock } from "~/content/policies/types";
-import { privacyNoticeTexts } from "~/content/privacy-notice";
-import { privacyFactsFrom } from "~/content/privacy-notice/facts.server";
+import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { site } from "~/content/site";
 import { parseEnv } from "~/env.server";
 import { MAX_SPAM_PER_REASON } from "~/leads/contract.server";
+import { privacyNoticeTexts } from "~/privacy-notice";
 import { privacyNoticeBlocks, privacyNoticePlainText } from "~/privacy-notice/text";
 
 const routes = ["/terms-conditions", "/privacy-policy", "/cookie-policy"];

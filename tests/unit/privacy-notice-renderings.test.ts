@@ -2,7 +2,6 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { PRIVACY_NOTICE_VERSION } from "~/content/privacy-notice";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrations } from "~/db/migrations.server";
 import {
@@ -10,6 +9,7 @@ import {
   type PrivacyNoticeRenderings,
   RENDERINGS_FOLDER,
 } from "~/enquiry/privacy-notice-renderings.server";
+import { PRIVACY_NOTICE_VERSION } from "~/privacy-notice";
 import { privacyNoticeRenderings, privacyNoticeSha256 } from "~/privacy-notice/rendering.server";
 import type { PrivacyNoticeFacts } from "~/privacy-notice/text";
 import { startPostgres, type TestPostgres } from "../support/postgres";

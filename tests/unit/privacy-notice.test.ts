@@ -1,24 +1,26 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { PrivacyNoticeFor } from "~/components/privacy-notice.server";
+import { privacyFactsFrom } from "~/content/privacy-facts.server";
+import { parseEnv } from "~/env.server";
 import {
   PRIVACY_NOTICE_ITEMS,
   PRIVACY_NOTICE_VERSION,
   type PrivacyNoticeText,
   privacyNoticeTexts,
-} from "~/content/privacy-notice";
-import { privacyNoticeEnglish } from "~/content/privacy-notice/en";
-import { privacyFactsFrom } from "~/content/privacy-notice/facts.server";
-import { privacyNoticeHindi } from "~/content/privacy-notice/hi";
-import {
-  PUBLISHED_PRIVACY_NOTICE_VERSIONS,
-  publishedPrivacyNotice,
-  publishedPrivacyNoticeLanguages,
-} from "~/content/privacy-notice/published";
-import { postedPrivacyNoticeLanguage, readPrivacyNotice } from "~/enquiry/privacy-notice-record.server";
-import { parseEnv } from "~/env.server";
+} from "~/privacy-notice";
+import { privacyNoticeEnglish } from "~/privacy-notice/en";
 import { PRIVACY_NOTICE_FIELDS, privacyNoticeHashField } from "~/privacy-notice/fields";
+import { privacyNoticeHindi } from "~/privacy-notice/hi";
+import { PrivacyNoticeFor } from "~/privacy-notice/notice.server";
+import { postedPrivacyNoticeLanguage, readPrivacyNotice } from "~/privacy-notice/posted.server";
+import {
+  currentVersionIn,
+  editedPublishedTexts,
+  publishedPrivacyNotice as publishedIn,
+  publishedVersions,
+  readPublished,
+} from "~/privacy-notice/published.server";
 import {
   type PrivacyNoticeRendering,
   privacyNoticeRenderings,
@@ -29,30 +31,23 @@ import {
   type PrivacyNoticeFacts,
   privacyNoticeBlocks,
   privacyNoticePlainText,
+  privacyNoticeTemplate,
 } from "~/privacy-notice/text";
 
-/**
- * The SHA-256 of every published privacy notice's text, by version and language. A published
- * text never changes: a changed notice is a new version, added to
- * app/content/privacy-notice/published.ts and here, with PRIVACY_NOTICE_VERSION moved to it.
- */
-const PUBLISHED_SHA256: Record<string, Record<string, string>> = {
-  "2026-11-26": {
-    en: "fe07b53c9d413486a7da0af764d591cbaaa8f6a14b5d89c46c4ab7976e422881",
-    hi: "12536e65c463d2fbffaf4404652e2950a11cd1ddcdf0ebd7479094e03c7312bc",
-  },
-};
+/** What `npm run notice:publish` wrote: every published version's text and SHA-256. */
+const archive = readPublished();
+const publishedPrivacyNotice = (version: string, language: string) => publishedIn(archive, version, language);
 
 const facts: PrivacyNoticeFacts = { retentionDays: 45, contact: { email: "privacy@nirmaan.digital" } };
 
-const template = (text: PrivacyNoticeText) => privacyNoticePlainText(privacyNoticeBlocks(text));
+const template = privacyNoticeTemplate;
 
 /** The languages whose text differs from what the current version published. */
 function changedWithoutANewVersion(texts: readonly PrivacyNoticeText[]): string[] {
   return texts
     .filter(
       (text) =>
-        privacyNoticeSha256(template(text)) !== PUBLISHED_SHA256[PRIVACY_NOTICE_VERSION]?.[text.language],
+        privacyNoticeSha256(template(text)) !== archive[PRIVACY_NOTICE_VERSION]?.[text.language]?.sha256,
     )
     .map((text) => text.language);
 }
@@ -100,20 +95,18 @@ describe("the privacy notice's languages", () => {
 });
 
 describe("the privacy notice's versions", () => {
-  it("keeps every published version's text, unchanged: each still has its recorded hash", () => {
-    expect(PUBLISHED_PRIVACY_NOTICE_VERSIONS).toEqual(Object.keys(PUBLISHED_SHA256));
-    for (const [version, hashes] of Object.entries(PUBLISHED_SHA256)) {
-      expect(publishedPrivacyNoticeLanguages(version)).toEqual(Object.keys(hashes));
-      for (const [language, sha256] of Object.entries(hashes)) {
-        const text = publishedPrivacyNotice(version, language) ?? "";
-        expect(privacyNoticeSha256(text), `${version} ${language}`).toBe(sha256);
-      }
-    }
+  it("keeps every published version's text, unchanged: each still hashes to the SHA-256 published with it", () => {
+    expect(publishedVersions(archive)).toContain("2026-11-26");
+    expect(editedPublishedTexts(archive)).toEqual([]);
+    const edited = structuredClone(archive);
+    edited["2026-11-26"]?.hi?.text.splice(2, 1);
+    expect(editedPublishedTexts(edited)).toEqual(["2026-11-26 hi"]);
   });
 
   it("shows the latest published version, in every language it was published in", () => {
-    expect(PUBLISHED_PRIVACY_NOTICE_VERSIONS.at(-1)).toBe(PRIVACY_NOTICE_VERSION);
-    expect(publishedPrivacyNoticeLanguages(PRIVACY_NOTICE_VERSION)).toEqual(
+    expect(publishedVersions(archive).at(-1)).toBe(PRIVACY_NOTICE_VERSION);
+    expect(currentVersionIn()).toBe(PRIVACY_NOTICE_VERSION);
+    expect(Object.keys(archive[PRIVACY_NOTICE_VERSION] ?? {})).toEqual(
       privacyNoticeTexts.map((text) => text.language),
     );
   });
@@ -121,7 +114,7 @@ describe("the privacy notice's versions", () => {
   it("fails when a text changes and the version does not", () => {
     expect(
       changedWithoutANewVersion(privacyNoticeTexts),
-      "a privacy notice text changed: give it a new PRIVACY_NOTICE_VERSION and publish its text",
+      "a privacy notice text changed without a new version: run npm run notice:publish",
     ).toEqual([]);
     for (const text of privacyNoticeTexts) {
       expect(template(text)).toBe(publishedPrivacyNotice(PRIVACY_NOTICE_VERSION, text.language));

@@ -2,7 +2,7 @@
  * Every policy text, for the routes' loaders on the server: the privacy policy filled in from the
  * server's configuration.
  */
-import { privacyFacts } from "~/content/privacy-notice/facts.server";
+import { privacyFacts } from "~/content/privacy-facts.server";
 import { cookiePolicy } from "./cookies";
 import { privacyPolicyFor } from "./privacy";
 import { termsOfService } from "./terms";

@@ -2,7 +2,7 @@
  * The privacy policy's text, saying what the server's configuration sets (retention, privacy
  * contact) as the privacy notice does.
  */
-import type { PrivacyFacts } from "~/content/privacy-notice/facts.server";
+import type { PrivacyFacts } from "~/content/privacy-facts.server";
 import { site } from "~/content/site";
 import { contactBlocks } from "./contact";
 import type { Policy } from "./types";

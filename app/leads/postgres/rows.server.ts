@@ -2,7 +2,6 @@
 import type { PoolClient } from "pg";
 import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
-import { parsePrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
 import { parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";
 import {
@@ -19,6 +18,7 @@ import {
   type OwnFields,
   ownFieldsOf,
 } from "~/leads/lead";
+import { parsePrivacyNoticeRecord } from "~/privacy-notice/record";
 
 /** One `lead_deliveries` row as `LEAD_SELECT` reads it (its times already ISO strings). */
 interface DeliveryRow {
