@@ -8,13 +8,16 @@ import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/privacy-notic
  * (docs/decisions/002-operating-contract.md),
  * and where the lead came from: `source` (`google / cpc / spring-launch`, `linkedin.com (referral)`,
  * `direct`) and `click_id` (`gclid=…`, or empty), and the privacy notice its sender was shown:
- * `notice_version` (its version and language, `2026-11-26 hi`, or empty when not known).
+ * `privacy_notice_version` (`2026-11-26`) and `privacy_notice_language` (`hi`), each empty when not
+ * known, and `notice_version`, both in one (`2026-11-26 hi`), for templates made before them.
  */
 export type TemplateParams = Enquiry & {
   to_name: string;
   from_name: string;
   source: string;
   click_id: string;
+  privacy_notice_version: string;
+  privacy_notice_language: string;
   notice_version: string;
 };
 
@@ -31,6 +34,8 @@ export function toTemplateParams(
     from_name: enquiry.name,
     source: describeSource(source),
     click_id: clickIdOf(source),
+    privacy_notice_version: privacyNotice?.version ?? "",
+    privacy_notice_language: privacyNotice?.language ?? "",
     notice_version: describePrivacyNotice(privacyNotice),
   };
 }

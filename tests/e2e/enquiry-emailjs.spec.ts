@@ -116,6 +116,8 @@ async function expectProviderRequest(
     from_name: values.name,
     source,
     click_id: "",
+    privacy_notice_version: noticeVersion && PRIVACY_NOTICE_VERSION,
+    privacy_notice_language: noticeVersion.split(" ")[1] ?? "",
     notice_version: noticeVersion,
   });
 }

@@ -116,11 +116,24 @@ async function sendFromPage(
   return (await answer).status();
 }
 
-/** The `notice_version` EmailJS received with the enquiry from `name`. */
-function noticeVersionSent(fake: FakeEmailJs, name: string) {
+/** The privacy notice's parameters EmailJS received with the enquiry from `name`. */
+function noticeSent(fake: FakeEmailJs, name: string) {
   const [request] = requestsFor(fake, name);
-  return (request?.body as { template_params?: Record<string, string> } | undefined)?.template_params
-    ?.notice_version;
+  const params = (request?.body as { template_params?: Record<string, string> } | undefined)?.template_params;
+  return {
+    privacy_notice_version: params?.privacy_notice_version,
+    privacy_notice_language: params?.privacy_notice_language,
+    notice_version: params?.notice_version,
+  };
+}
+
+/** The mail's parameters for the notice `version` in `language`; all empty when it is not known. */
+function noticeParameters(version = "", language = "") {
+  return {
+    privacy_notice_version: version,
+    privacy_notice_language: language,
+    notice_version: version && `${version} ${language}`,
+  };
 }
 
 /** The server's enquiry log lines, parsed. */
@@ -146,7 +159,7 @@ for (const store of ["the data folder", "PostgreSQL"] as const) {
     test.describe(`${javaScript ? "with" : "without"} JavaScript`, () => {
       test.use({ javaScriptEnabled: javaScript });
 
-      test(`@process the lead keeps the privacy notice shown (${language}) in ${store}: --json shows it, EmailJS gets notice_version, erase removes it`, async ({
+      test(`@process the lead keeps the privacy notice shown (${language}) in ${store}: --json shows it, EmailJS gets privacy_notice_version, privacy_notice_language and notice_version, erase removes it`, async ({
         page,
         fake,
         folder,
@@ -161,7 +174,7 @@ for (const store of ["the data folder", "PostgreSQL"] as const) {
         await sendFromPage(page, app.url, values, language, javaScript);
 
         await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
-        expect(noticeVersionSent(fake, values.name)).toBe(`${PRIVACY_NOTICE_VERSION} ${language}`);
+        expect(noticeSent(fake, values.name)).toEqual(noticeParameters(PRIVACY_NOTICE_VERSION, language));
 
         await expect
           .poll(async () => (await listed(leads)).find((lead) => lead.name === values.name)?.state, {
@@ -224,14 +237,14 @@ test.describe("without JavaScript", () => {
     );
 
     await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
-    expect(noticeVersionSent(fake, values.name)).toBe("");
+    expect(noticeSent(fake, values.name)).toEqual(noticeParameters());
     const [lead] = (await listed(leads)).filter((each) => each.name === values.name);
     expect(lead).toBeDefined();
     expect(lead).not.toHaveProperty("privacyNotice");
     expect(filesHolding(storeDir, '"privacyNotice"')).toEqual([]);
   });
 
-  test("@process during a database outage with the spool unwritable the enquiry is sent directly, and EmailJS still gets notice_version", async ({
+  test("@process during a database outage with the spool unwritable the enquiry is sent directly, and EmailJS still gets the privacy notice's parameters", async ({
     page,
     fake,
     folder,
@@ -256,7 +269,7 @@ test.describe("without JavaScript", () => {
       expect(await sendFromPage(page, app.url, values, "hi", false)).toBe(303);
       // Sent while the visitor waited: the store never held it.
       expect(requestsFor(fake, values.name)).toHaveLength(1);
-      expect(noticeVersionSent(fake, values.name)).toBe(`${PRIVACY_NOTICE_VERSION} hi`);
+      expect(noticeSent(fake, values.name)).toEqual(noticeParameters(PRIVACY_NOTICE_VERSION, "hi"));
       expect(enquiryLines(app)).toContainEqual(
         expect.objectContaining({ outcome: "sent", privacyNotice: `${PRIVACY_NOTICE_VERSION} hi` }),
       );
@@ -349,7 +362,7 @@ test.describe("a page from one server, its enquiry taken by another", () => {
       ]);
 
       await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
-      expect(noticeVersionSent(fake, values.name)).toBe(`${PRIVACY_NOTICE_VERSION} hi`);
+      expect(noticeSent(fake, values.name)).toEqual(noticeParameters(PRIVACY_NOTICE_VERSION, "hi"));
       const lead = (await listed(a.leads)).find((each) => each.name === values.name);
       expect(lead?.privacyNotice).toEqual(ofA);
       expect(await wordsOf(ofA.sha256, where)).toBe(
@@ -381,7 +394,7 @@ test.describe("a page from one server, its enquiry taken by another", () => {
     expect(new URLSearchParams((await posted).postData() ?? "").get("privacy_notice_sha256_hi")).toBe(forged);
 
     await expect.poll(() => requestsFor(fake, values.name).length, { timeout: 15_000 }).toBe(1);
-    expect(noticeVersionSent(fake, values.name)).toBe("");
+    expect(noticeSent(fake, values.name)).toEqual(noticeParameters());
     expect(enquiryLines(app)).toEqual([{ event: "enquiry", outcome: "stored", ms: expect.any(Number) }]);
     const lead = (await listed(leads)).find((each) => each.name === values.name);
     expect(lead).toBeDefined();

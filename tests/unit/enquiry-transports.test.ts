@@ -24,7 +24,7 @@ const config = {
 type SendFn = typeof send;
 
 describe("EmailJS transport", () => {
-  it("sends the ten template params with both keys", async () => {
+  it("sends the twelve template params with both keys", async () => {
     const sendEmail = vi.fn<SendFn>(async () => new EmailJSResponseStatus(200, "OK"));
     const source = { landing: "/", parameters: { utm_source: "google", utm_medium: "cpc", gclid: "Cj0KCQ" } };
     const privacyNotice = { version: "2026-11-26", language: "hi", sha256: "0f".repeat(32) };
@@ -43,16 +43,22 @@ describe("EmailJS transport", () => {
         from_name: "Asha Rao",
         source: "google / cpc",
         click_id: "gclid=Cj0KCQ",
+        privacy_notice_version: "2026-11-26",
+        privacy_notice_language: "hi",
         notice_version: "2026-11-26 hi",
       },
       { publicKey: "public-key", privateKey: "very-secret-private-key" },
     );
   });
 
-  it("sends an empty notice_version when the sender's privacy notice is not known", async () => {
+  it("sends the privacy notice's parameters empty when the sender's privacy notice is not known", async () => {
     const sendEmail = vi.fn<SendFn>(async () => new EmailJSResponseStatus(200, "OK"));
     await createEmailJsTransport(config, sendEmail).send(enquiry);
-    expect(sendEmail.mock.calls[0]?.[2]).toMatchObject({ notice_version: "" });
+    expect(sendEmail.mock.calls[0]?.[2]).toMatchObject({
+      privacy_notice_version: "",
+      privacy_notice_language: "",
+      notice_version: "",
+    });
   });
 
   it.each([

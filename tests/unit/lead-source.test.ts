@@ -242,6 +242,8 @@ describe("the mail's source and click_id", () => {
       from_name: "Asha",
       source: "google / cpc",
       click_id: "gclid=g1",
+      privacy_notice_version: "",
+      privacy_notice_language: "",
       notice_version: "",
     });
   });
