@@ -176,14 +176,18 @@ test.describe("with JavaScript", () => {
         .toContain(
           `"status":503,"cause":"EmailJS answered 503: EmailJS or the mail server failed","said":"Service Unavailable"`,
         );
-      expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending", attempts: 1 });
+      // Pending, with every 503 counted (on a busy machine the 10 s retry may already have been made).
+      expect(leadNamed(storeDir, values.name)).toMatchObject({ state: "pending" });
+      expect(leadNamed(storeDir, values.name)?.attempts).toBeGreaterThanOrEqual(1);
       expect((await healthDetails(app.url)).leads.pending).toBeGreaterThanOrEqual(1);
 
-      // EmailJS is back: the next retry (within 10 s) delivers it.
+      // EmailJS is back: the next retry (within 10 s) delivers it. The 503s are counted in the
+      // same tick as the reset, so none is missed or counted twice.
+      const refused = requestsFor(fake, values.name).length;
       fake.reset();
       await expect.poll(() => leadNamed(storeDir, values.name)?.state, { timeout: 20_000 }).toBe("sent");
       await expectProviderRequest(fake, values);
-      expect(leadNamed(storeDir, values.name)?.attempts).toBe(2);
+      expect(leadNamed(storeDir, values.name)?.attempts).toBe(refused + 1);
     });
 
     test("a 400 answer marks the lead failed at once, and `npm run leads` lists it", async ({
