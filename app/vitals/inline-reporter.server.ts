@@ -6,13 +6,7 @@
  * What it may send: docs/decisions/012-anonymous-field-metrics.md; why it is inline there:
  * docs/decisions/038-pages-without-a-bundle.md.
  */
-import {
-  CORE_BUCKETS,
-  MEMORY_BUCKETS,
-  THRESHOLDS,
-  VITALS_ENDPOINT,
-  VITALS_ROUTES,
-} from "~/vitals/metrics";
+import { CORE_BUCKETS, MEMORY_BUCKETS, THRESHOLDS, VITALS_ENDPOINT, VITALS_ROUTES } from "~/vitals/metrics";
 
 /**
  * web-vitals' definitions, cut to what a page without interactive parts needs: TTFB and FCP
