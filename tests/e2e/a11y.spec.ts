@@ -47,10 +47,10 @@ for (const javaScriptEnabled of [true, false]) {
           if (!javaScriptEnabled) await serveWithoutScripts(page);
           const response = await page.goto(path);
           expect(response?.status()).toBe(path === "/no-such-page" ? 404 : 200);
-          // A page without a bundle has no router to wait for (tests/e2e/script-bundles.spec.ts).
-          if (javaScriptEnabled && pageSendsBundle(path))
-            await page.waitForFunction(() => "__remixRouter" in window);
-          else {
+          if (javaScriptEnabled) {
+            // A page without a bundle has no router to wait for (tests/e2e/script-bundles.spec.ts).
+            if (pageSendsBundle(path)) await page.waitForFunction(() => "__remixRouter" in window);
+          } else {
             expect(await page.evaluate(() => document.scripts.length)).toBe(0);
             await expectSameAsWithoutJavaScript(page);
           }
