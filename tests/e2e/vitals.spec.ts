@@ -127,6 +127,32 @@ async function reportedLines(page: Page, stored: () => StoredLine[], path: strin
   return lines();
 }
 
+/**
+ * Clicks the page's heading, so there is an INP to report, and checks that nothing is sent while
+ * the page is visible; returns what the browser says of its cores and memory.
+ */
+async function interactWhileVisible(page: Page, requests: ReturnType<typeof watchRequests>) {
+  await page.getByRole("heading", { level: 1 }).click();
+  // The browser has timed the interaction (the reporters read INP from these entries).
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType("first-input").length)).toBe(1);
+  expect(requests.beacons()).toEqual([]);
+  return page.evaluate(() => ({
+    cores: navigator.hardwareConcurrency,
+    memory: (navigator as Navigator & { deviceMemory?: number }).deviceMemory,
+  }));
+}
+
+/** Waits until `lines` holds exactly the five metrics, once each. */
+async function expectTheFiveMetrics(lines: () => StoredLine[]): Promise<void> {
+  await expect
+    .poll(() =>
+      lines()
+        .map((line) => line.metric)
+        .sort(),
+    )
+    .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
+}
+
 /** A route no other test of this file visits: a later page view that proves earlier ones reported all they would. */
 const LATER_VIEW = "/terms-conditions";
 
@@ -158,25 +184,11 @@ test.describe("in the browser", () => {
     expect(timing.chunkStart).toBeGreaterThanOrEqual(timing.loadEnd);
     await reporterRunning(page);
 
-    // An interaction, so there is an INP to report; still nothing is sent while the page is visible.
-    await page.getByRole("heading", { level: 1 }).click();
-    // The browser has timed the interaction (web-vitals reads INP from these entries).
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByType("first-input").length)).toBe(1);
-    expect(requests.beacons()).toEqual([]);
+    const device = await interactWhileVisible(page, requests);
     expect(ownLines()).toEqual([]);
-    const device = await page.evaluate(() => ({
-      cores: navigator.hardwareConcurrency,
-      memory: (navigator as Navigator & { deviceMemory?: number }).deviceMemory,
-    }));
 
     await page.goto("about:blank");
-    await expect
-      .poll(() =>
-        ownLines()
-          .map((line) => line.metric)
-          .sort(),
-      )
-      .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
+    await expectTheFiveMetrics(ownLines);
     const lines = ownLines();
     for (const line of lines) {
       expect(Object.keys(line).sort()).toEqual([
@@ -262,23 +274,9 @@ test.describe("in the browser", () => {
       const requests = watchRequests(page);
       await page.goto(route);
       await reporterRunning(page, false);
-      await page.getByRole("heading", { level: 1 }).click();
-      await expect
-        .poll(() => page.evaluate(() => performance.getEntriesByType("first-input").length))
-        .toBe(1);
-      expect(requests.beacons()).toEqual([]);
-      const device = await page.evaluate(() => ({
-        cores: navigator.hardwareConcurrency,
-        memory: (navigator as Navigator & { deviceMemory?: number }).deviceMemory,
-      }));
+      const device = await interactWhileVisible(page, requests);
       await page.goto("about:blank");
-      await expect
-        .poll(() =>
-          ownLines()
-            .map((line) => line.metric)
-            .sort(),
-        )
-        .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
+      await expectTheFiveMetrics(ownLines);
       for (const line of ownLines()) {
         expect(line).toMatchObject({
           route,
