@@ -7,6 +7,7 @@ import {
   Meta,
   Outlet,
   Scripts,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -14,14 +15,17 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { ServerInlineScript } from "~/components/server-inline-script";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { campaignLinksScript } from "~/enquiry/campaign-links.server";
 import { keepDataWhenTokenLeaves } from "~/enquiry/notice-token-url";
 import { env } from "~/env.server";
 import { headScript } from "~/hydration/defer.server";
 import { HydratedApart } from "~/hydration/hydrated-apart";
+import { sendsBundle } from "~/hydration/without-bundle";
 import { organizationJsonLdScript } from "~/json-ld.server";
 import { useNonce } from "~/nonce";
 import type { RootData } from "~/root-data";
 import stylesheet from "~/styles/app.css";
+import { fieldMetricsScript } from "~/vitals/inline-reporter.server";
 
 export const links: LinksFunction = () => [
   { rel: "preload", href: fontUrl, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
@@ -48,15 +52,19 @@ export function useRootData(): RootData | undefined {
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRootData();
+  // A page whose route says `hydrate: false` gets no bundle, only two small inline scripts
+  // (~/hydration/without-bundle); it never renders in the browser, so this never changes there.
+  const bundle = sendsBundle(useMatches());
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#7255F7" />
-        {/* Marks the document as scripted before first paint, so enhancement-only styles apply at
-            once, and starts the page's JavaScript once the first paint is done. */}
-        <ServerInlineScript render={headScript} />
+        {/* With the bundle: marks the document as scripted before first paint, so enhancement-only
+            styles apply at once, and starts the page's JavaScript once the first paint is done.
+            Without it the page stays as it is without JavaScript, and only measures itself. */}
+        <ServerInlineScript render={bundle ? headScript : fieldMetricsScript} />
         <Meta />
         <Links />
         <ServerInlineScript type="application/ld+json" render={organizationJsonLdScript} />
@@ -69,7 +77,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <HydratedApart>
           <SiteFooter year={data?.year ?? new Date().getFullYear()} />
         </HydratedApart>
-        <Scripts nonce={nonce} />
+        {bundle ? <Scripts nonce={nonce} /> : <ServerInlineScript render={campaignLinksScript} />}
       </body>
     </html>
   );

@@ -8,6 +8,9 @@ export function loader() {
   throw new Response("Not Found", { status: 404 });
 }
 
+/** Nothing on it needs a script: it sends no bundle (~/hydration/without-bundle). */
+export const handle = { hydrate: false };
+
 export const meta: MetaFunction = () => [
   { title: `Page not found — ${site.name}` },
   { name: "description", content: `This page does not exist on the ${site.name} website.` },

@@ -10,8 +10,12 @@ export function loader() {
 
 export const meta = policyMeta;
 
-/** Same page for every visitor: rendered once, the same bytes for all (rule in ~/shared-documents/document-cache.server). */
-export const handle = { sharedDocument: true };
+/**
+ * Same page for every visitor: rendered once, the same bytes for all (rule in
+ * ~/shared-documents/document-cache.server). Nothing on it needs a script, so it sends no
+ * bundle (~/hydration/without-bundle).
+ */
+export const handle = { sharedDocument: true, hydrate: false };
 
 export default function CookiePolicyPage() {
   const { policy } = useLoaderData<typeof loader>();

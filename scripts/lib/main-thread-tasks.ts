@@ -131,9 +131,13 @@ export async function profileColdLoad(
   }
 }
 
-/** Resolves once Remix's router exists (hydration has started). */
+/**
+ * Resolves once Remix's router exists (hydration has started), or at once on a page that sends
+ * no bundle (no module script, live or inert: docs/decisions/038-pages-without-a-bundle.md).
+ */
 const routerCreated = `new Promise((resolve) => {
-  const poll = () => ("__remixRouter" in window ? resolve() : setTimeout(poll, 20));
+  const bundled = document.querySelector('script[type="module"], script[type="text/x-remix-hydration"]');
+  const poll = () => (!bundled || "__remixRouter" in window ? resolve() : setTimeout(poll, 20));
   poll();
 })`;
 

@@ -285,6 +285,23 @@ test.describe("with JavaScript", () => {
     await expectNothingStored(page, context);
   });
 
+  test("landing on a policy page, which sends no bundle, and following its link to the form, the campaign is kept", async ({
+    page,
+    context,
+    fake,
+    storeDir,
+  }) => {
+    const before = await summary(storeDir);
+    await page.goto(CAMPAIGN.replace("/?", "/privacy-policy?"));
+    // No page memory there: its inline script put the parameters on its links (decision 038).
+    await page.getByRole("contentinfo").getByRole("link", { name: "Hire QA Engineers" }).click();
+    await expect(page).toHaveURL(new RegExp(`${CAMPAIGN.replace(/[?]/g, "\\?")}#contact$`));
+    await waitForHydration(page);
+    const values = await sendEnquiry(page);
+    await expectSource({ storeDir, fake }, values.name, campaign, before);
+    await expectNothingStored(page, context);
+  });
+
   test("from another site: its origin only, never its path", async ({ page, context, fake, storeDir }) => {
     const before = await summary(storeDir);
     await page.goto("/", { referer: "https://www.linkedin.com/feed/update/urn:li:activity:1/?trk=x" });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { coresBucketOf, memoryBucketOf } from "~/vitals/metrics";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
+import { pageSendsBundle } from "../support/bundle-routes";
 import { waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
 
@@ -67,9 +68,10 @@ function watchRequests(page: Page) {
  * Waits until the reporter runs: its chunk has loaded and `reportVitals` has put its listener
  * for `visibilitychange` on the document (React has one there too, from another script). A
  * page left before then sends nothing, by design; a requested chunk is not yet a running
- * reporter on a busy machine.
+ * reporter on a busy machine. A page without a bundle (`bundled` false) runs the reporter
+ * inline: its listener comes from the document itself, which loads no other script.
  */
-async function reporterRunning(page: Page): Promise<void> {
+async function reporterRunning(page: Page, bundled = true): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   const scriptUrls = new Map<string, string>();
   cdp.on("Debugger.scriptParsed", (script) => scriptUrls.set(script.scriptId, script.url));
@@ -79,11 +81,11 @@ async function reporterRunning(page: Page): Promise<void> {
     const { listeners } = await cdp.send("DOMDebugger.getEventListeners", {
       objectId: result.objectId ?? "",
     });
-    return listeners.some(
-      (listener) =>
-        listener.type === "visibilitychange" &&
-        (scriptUrls.get(listener.scriptId) ?? "").includes("report-vitals"),
-    );
+    return listeners.some((listener) => {
+      const url = scriptUrls.get(listener.scriptId) ?? "";
+      const fromReporter = bundled ? url.includes("report-vitals") : url !== "" && !url.includes("/build/");
+      return listener.type === "visibilitychange" && fromReporter;
+    });
   };
   await expect.poll(listening, { message: "the reporter listens for the page being hidden" }).toBe(true);
   await cdp.detach();
@@ -102,6 +104,16 @@ function linesFrom(stored: () => StoredLine[], ...routes: string[]): () => Store
       .filter((line) => routes.includes(line.route));
 }
 
+/** Runs in the page: resolves once the browser has a largest-contentful-paint entry. */
+function largestPaintDone(): Promise<void> {
+  return new Promise((resolve) => {
+    new PerformanceObserver((_, observer) => {
+      observer.disconnect();
+      resolve();
+    }).observe({ type: "largest-contentful-paint", buffered: true });
+  });
+}
+
 /**
  * Visits `path` until its reporter runs, leaves it, and returns the lines that view stored for
  * `route`. Also the way to know that a page left earlier in the same browser has nothing more on
@@ -111,13 +123,47 @@ function linesFrom(stored: () => StoredLine[], ...routes: string[]): () => Store
 async function reportedLines(page: Page, stored: () => StoredLine[], path: string, route: string) {
   const lines = linesFrom(stored, route);
   const requests = watchRequests(page);
+  const bundled = pageSendsBundle(path);
   await page.goto(path);
-  await waitForHydration(page);
-  await expect.poll(() => requests.reporter().length).toBe(1);
-  await reporterRunning(page);
+  if (bundled) {
+    await waitForHydration(page);
+    await expect.poll(() => requests.reporter().length).toBe(1);
+  }
+  await reporterRunning(page, bundled);
+  // The inline reporter runs from the start: leave only once the page has painted its largest
+  // element (and so its first), or there is nothing but TTFB to report yet.
+  if (!bundled) await page.evaluate(largestPaintDone);
   await page.goto("about:blank");
   await expect.poll(() => lines().length).toBeGreaterThanOrEqual(3);
+  // A page without a bundle reports through its inline script, never the reporter's chunk.
+  if (!bundled) expect(requests.reporter()).toEqual([]);
   return lines();
+}
+
+/**
+ * Clicks the page's heading, so there is an INP to report, and checks that nothing is sent while
+ * the page is visible; returns what the browser says of its cores and memory.
+ */
+async function interactWhileVisible(page: Page, requests: ReturnType<typeof watchRequests>) {
+  await page.getByRole("heading", { level: 1 }).click();
+  // The browser has timed the interaction (the reporters read INP from these entries).
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType("first-input").length)).toBe(1);
+  expect(requests.beacons()).toEqual([]);
+  return page.evaluate(() => ({
+    cores: navigator.hardwareConcurrency,
+    memory: (navigator as Navigator & { deviceMemory?: number }).deviceMemory,
+  }));
+}
+
+/** Waits until `lines` holds exactly the five metrics, once each. */
+async function expectTheFiveMetrics(lines: () => StoredLine[]): Promise<void> {
+  await expect
+    .poll(() =>
+      lines()
+        .map((line) => line.metric)
+        .sort(),
+    )
+    .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
 }
 
 /** A route no other test of this file visits: a later page view that proves earlier ones reported all they would. */
@@ -151,25 +197,11 @@ test.describe("in the browser", () => {
     expect(timing.chunkStart).toBeGreaterThanOrEqual(timing.loadEnd);
     await reporterRunning(page);
 
-    // An interaction, so there is an INP to report; still nothing is sent while the page is visible.
-    await page.getByRole("heading", { level: 1 }).click();
-    // The browser has timed the interaction (web-vitals reads INP from these entries).
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByType("first-input").length)).toBe(1);
-    expect(requests.beacons()).toEqual([]);
+    const device = await interactWhileVisible(page, requests);
     expect(ownLines()).toEqual([]);
-    const device = await page.evaluate(() => ({
-      cores: navigator.hardwareConcurrency,
-      memory: (navigator as Navigator & { deviceMemory?: number }).deviceMemory,
-    }));
 
     await page.goto("about:blank");
-    await expect
-      .poll(() =>
-        ownLines()
-          .map((line) => line.metric)
-          .sort(),
-      )
-      .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
+    await expectTheFiveMetrics(ownLines);
     const lines = ownLines();
     for (const line of lines) {
       expect(Object.keys(line).sort()).toEqual([
@@ -239,6 +271,37 @@ test.describe("in the browser", () => {
           .sort(),
       )
       .toEqual(["CLS", "FCP", "INP", "LCP", "TTFB"]);
+  });
+
+  test.describe("on a tablet, a page without a bundle", () => {
+    test.use({ viewport: { width: 800, height: 1024 } });
+
+    test("stores its LCP, INP, CLS, FCP and TTFB once, from its inline reporter, when hidden", async ({
+      page,
+      stored,
+    }) => {
+      // Another test leaves this route too; this view is the only one from a tablet.
+      const route = "/cookie-policy";
+      const viewLines = linesFrom(stored, route);
+      const ownLines = () => viewLines().filter((line) => line.device === "tablet");
+      const requests = watchRequests(page);
+      await page.goto(route);
+      await reporterRunning(page, false);
+      const device = await interactWhileVisible(page, requests);
+      await page.goto("about:blank");
+      await expectTheFiveMetrics(ownLines);
+      for (const line of ownLines()) {
+        expect(line).toMatchObject({
+          route,
+          nav: "navigate",
+          cores: coresBucketOf(device.cores),
+          memoryGb: memoryBucketOf(device.memory),
+        });
+        expect(["good", "needs-improvement", "poor"]).toContain(line.rating);
+      }
+      expect(ownLines().find((line) => line.metric === "LCP")?.value).toBeGreaterThan(0);
+      expect(requests.reporter()).toEqual([]);
+    });
   });
 
   test.describe("on a phone", () => {

@@ -1,0 +1,11 @@
+/**
+ * The pages that load and hydrate the app's JavaScript: only those with interactive parts. Every
+ * other page sends no bundle (docs/decisions/038-pages-without-a-bundle.md), and
+ * tests/e2e/script-bundles.spec.ts fails when another page starts to send one.
+ */
+export const BUNDLED_PAGES: readonly string[] = ["/"];
+
+/** Whether the page at `path` (a page's URL, the not-found page's included) loads the bundle. */
+export function pageSendsBundle(path: string): boolean {
+  return BUNDLED_PAGES.includes(new URL(path, "http://localhost").pathname);
+}
