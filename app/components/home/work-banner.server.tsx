@@ -27,6 +27,14 @@ export function WorkBanner() {
             <p className="font-semibold text-primary text-sm">{project.kind}</p>
             <p className="font-bold text-2xl text-ink">{project.name}</p>
             <p className="text-muted">{project.summary}</p>
+            <p>
+              <a
+                href={featuredWork.caseStudyPath}
+                className="font-semibold text-primary-dark underline underline-offset-4"
+              >
+                Read the {project.name} case study
+              </a>
+            </p>
           </div>
           <dl className="grid gap-3 sm:grid-cols-3">
             {project.results.map((result) => (
