@@ -34,7 +34,7 @@ test.describe("without JavaScript", () => {
       await expect(main.getByRole("heading", { level: 2, name: heading })).toBeVisible();
     }
     await expect(main.locator("dl dd").first()).toHaveText("40k");
-    await expect(main.getByRole("listitem").filter({ hasText: "React Native" })).toBeVisible();
+    await expect(main.getByRole("listitem").getByText("React Native", { exact: true })).toBeVisible();
     await expect(main.locator("blockquote")).toContainText("They asked better questions");
     const cover = main.getByRole("img", { name: /PawPal pet-care app/ });
     await expect(cover).toHaveAttribute("width", "1200");
@@ -118,6 +118,8 @@ test.describe("without JavaScript", () => {
 });
 
 test.describe("addresses", () => {
+  test.use({ allowedProblems: [/^HTTP (404|410) /] });
+
   test("a former slug answers 301 to the new one, keeping campaign parameters", async ({ request }) => {
     for (const [from, to] of [
       ["/case-studies/pawpal-pet-care-app?utm_source=ad", "/case-studies/pawpal?utm_source=ad"],
@@ -198,20 +200,24 @@ test.describe("first-class pages", () => {
   });
 
   for (const width of [1280, 375]) {
-    test(`axe finds nothing at ${width} px`, async ({ page }) => {
-      await page.setViewportSize({ width, height: 900 });
-      for (const path of [
-        "/case-studies",
-        "/case-studies/pawpal",
-        "/insights",
-        "/insights/estimates-as-ranges",
-        "/insights/mvp-kaise-banayein",
-      ]) {
+    for (const path of [
+      "/case-studies",
+      "/case-studies/pawpal",
+      "/insights",
+      "/insights/estimates-as-ranges",
+      "/insights/mvp-kaise-banayein",
+    ]) {
+      test(`axe finds nothing on ${path} at ${width} px`, async ({ page }) => {
+        await page.setViewportSize({ width, height: 900 });
         await page.goto(path);
         const { violations } = await new AxeBuilder({ page }).analyze();
-        expect(violations.map((violation) => `${path}: ${violation.id}`)).toEqual([]);
-      }
-    });
+        expect(
+          violations.map(
+            (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(", ")}`,
+          ),
+        ).toEqual([]);
+      });
+    }
   }
 
   test("nothing shifts while an article and a case study load (CLS at most 0.01)", async ({ page }) => {
