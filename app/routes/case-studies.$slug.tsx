@@ -3,6 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, ContentBody, EnquireCall } from "~/components/content-page";
+import { ResultFigures } from "~/components/result-figures";
 import { ogImagePathOf } from "~/content/og-image";
 import { breadcrumbJsonLd, creativeWorkJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
@@ -64,17 +65,9 @@ export default function CaseStudyPage() {
         <h2 id="results-heading" className="font-bold text-2xl">
           Results
         </h2>
-        <dl className="mt-4 grid gap-3 sm:grid-cols-3">
-          {study.results.map((result) => (
-            <div
-              key={result.label}
-              className="flex flex-col-reverse rounded-2xl bg-primary-soft p-4 text-center"
-            >
-              <dt className="text-muted text-sm">{result.label}</dt>
-              <dd className="font-extrabold text-2xl text-primary-dark">{result.value}</dd>
-            </div>
-          ))}
-        </dl>
+        <div className="mt-4">
+          <ResultFigures results={study.results} />
+        </div>
       </section>
       <div className="mt-10">
         <ContentBody html={study.html} />
