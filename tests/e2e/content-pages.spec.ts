@@ -125,7 +125,7 @@ test.describe("addresses", () => {
       ["/case-studies/pawpal-pet-care-app?utm_source=ad", "/case-studies/pawpal?utm_source=ad"],
       ["/insights/how-we-estimate", "/insights/estimates-as-ranges"],
       ["/insights/page/1", "/insights"],
-    ]) {
+    ] as const) {
       const response = await request.get(from, { maxRedirects: 0 });
       expect(response.status(), from).toBe(301);
       expect(response.headers().location, from).toBe(to);
