@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { featuredWork } from "~/content/work";
 import { formatFault, loadContent } from "../../scripts/lib/content/load";
 
 const repository = resolve(import.meta.dirname, "../..");
@@ -34,6 +35,13 @@ describe("the content build's validation", () => {
     expect(faults.map(formatFault)).toEqual([]);
     expect(content["case-studies"].map((entry) => entry.slug)).toContain("pawpal");
     expect(content.insights.length).toBeGreaterThanOrEqual(3);
+  });
+
+  test("the home page's work banner links a published case study", async () => {
+    const { content } = await loadContent(repository);
+    const slug = featuredWork.caseStudyPath.replace(/^\/case-studies\//, "");
+    const study = content["case-studies"].find((entry) => entry.slug === slug);
+    expect(study?.data.published).toBe(true);
   });
 
   test("a missing field and a too-long one are named with the file", async () => {
