@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "../support/fixtures";
+import { settledLayoutShift } from "../support/layout-shift";
 
 const caseStudies = ["pawpal", "brightlend", "vidyasetu"];
 /** The published articles, newest first (content/insights/). */
@@ -224,22 +225,7 @@ test.describe("first-class pages", () => {
     for (const path of ["/case-studies/pawpal", "/insights/estimates-as-ranges"]) {
       await page.goto(path);
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-      const shift = await page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            let total = 0;
-            new PerformanceObserver((list) => {
-              for (const entry of list.getEntries() as (PerformanceEntry & {
-                value: number;
-                hadRecentInput: boolean;
-              })[]) {
-                if (!entry.hadRecentInput) total += entry.value;
-              }
-              resolve(total);
-            }).observe({ type: "layout-shift", buffered: true });
-            requestAnimationFrame(() => requestAnimationFrame(() => resolve(total)));
-          }),
-      );
+      const shift = await settledLayoutShift(page);
       expect(shift, path).toBeLessThanOrEqual(0.01);
     }
   });
