@@ -56,6 +56,17 @@ describe("the content build's validation", () => {
     ]);
   });
 
+  test("a file's body faults are named in the same run as its fields'", async () => {
+    expect(
+      await faultsOf({ "insights/a.md": "---\ntitle: T\ndate: 2026-01-05\n---\nHello <span>x</span>.\n" }),
+    ).toEqual([
+      "content/insights/a.md: description: is missing",
+      "content/insights/a.md: author: is missing",
+      "content/insights/a.md:5: body: raw HTML is not allowed (<span>)",
+      "content/insights/a.md:5: body: raw HTML is not allowed (</span>)",
+    ]);
+  });
+
   test("an image that does not exist, and one without alt text", async () => {
     const faults = await faultsOf({
       "insights/a.md": article("cover:\n  src: images/nowhere.png\n  alt: A picture\n"),

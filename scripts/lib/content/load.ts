@@ -161,19 +161,19 @@ async function loadFile(
       message: "must be lower-case letters, digits and hyphens: it is the page's address",
     });
   }
+  const before = faults.length;
   const result = (collection.schema as z.ZodObject).safeParse(input);
   if (!result.success) {
     for (const issue of result.error.issues) {
       faults.push({ file, field: issue.path.join(".") || "(file)", message: describeIssue(issue, input) });
     }
-    return null;
   }
-  const data = result.data as Record<string, unknown>;
-  const before = faults.length;
-  await measureImages(root, file, data, "", faults);
+  const data = (result.success ? result.data : input) as Record<string, unknown>;
+  if (result.success) await measureImages(root, file, data, "", faults);
   const entry: LoadedEntry = { file, slug, data };
-  if (collection.format === "markdown") {
-    const rendered = renderMarkdown(String(data.body));
+  // The body's faults are reported with the fields', so one build names them all.
+  if (collection.format === "markdown" && typeof data.body === "string") {
+    const rendered = renderMarkdown(data.body);
     for (const fault of rendered.faults) {
       faults.push({ file, line: bodyLine + fault.line - 1, field: "body", message: fault.message });
     }
