@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx"],
     environment: "node",
+    // The app imports modules the content build writes from content/ (gitignored).
+    globalSetup: ["tests/support/content-setup.ts"],
     // Every wait ends when its state holds, so generous limits cost a passing test nothing and
     // keep a loaded machine (two cores, a load of 10) from failing a test that is merely slow:
     // a state is awaited 15 s, as in the browser tests, within a test's 30 s.

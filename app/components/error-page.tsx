@@ -8,6 +8,10 @@ import notFoundArt from "~/images/not-found.svg";
 const messages: Record<number, { title: string; body: string }> = {
   400: { title: "That request didn't look right", body: "Please go back and try again." },
   405: { title: "That action isn't available here", body: "Please go back and try again." },
+  410: {
+    title: "This page has been taken down",
+    body: "It is no longer published. Our case studies and insights are a click away from the home page.",
+  },
   413: { title: "That was too much to send", body: "Please shorten your message and try again." },
   429: { title: "Too many requests", body: "Please wait a few minutes and try again." },
 };

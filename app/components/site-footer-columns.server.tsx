@@ -1,4 +1,4 @@
-/** The footer's columns (who we are, address, contact, service links), rendered on the server only. */
+/** The footer's columns (who we are, address, contact, our case studies and insights, service links), rendered on the server only. */
 import { footerGroups } from "~/content/footer";
 import { formatAddress, site } from "~/content/site";
 import { BrandLogo } from "./brand-logo";
@@ -23,6 +23,18 @@ export function FooterColumns() {
             {site.phone.display}
           </a>
         </address>
+        <ul className="flex gap-6 font-semibold">
+          <li>
+            <a href="/case-studies" className={linkClass}>
+              Case studies
+            </a>
+          </li>
+          <li>
+            <a href="/insights" className={linkClass}>
+              Insights
+            </a>
+          </li>
+        </ul>
       </div>
       {footerGroups.map((group) => (
         <nav key={group.heading} aria-labelledby={`footer-${slug(group.heading)}`}>

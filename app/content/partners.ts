@@ -1,9 +1,5 @@
-/** The 'Trusted By' section's copy and its partners: their names, links and logos. */
-import brightlendLogo from "~/images/partner-brightlend.svg";
-import corvantaLogo from "~/images/partner-corvanta.svg";
-import quarrystackLogo from "~/images/partner-quarrystack.svg";
-import reelwaveLogo from "~/images/partner-reelwave.svg";
-import techneraLogo from "~/images/partner-technera.svg";
+/** The 'Trusted By' section's copy and its partners: their names, links and logos (edited in content/partners.yml). */
+import { partners as partnerEntries } from "./generated/partners";
 
 /**
  * A partner logo in 'Trusted By' (the original specification's fields: id, url, name). Brands are
@@ -26,10 +22,9 @@ export const partnersIntro = {
 /** Logo images are drawn at this size (width × height). */
 export const partnerLogoSize = { width: 200, height: 64 } as const;
 
-export const partners: readonly Partner[] = [
-  { id: "reelwave", url: reelwaveLogo, name: "Reelwave" },
-  { id: "brightlend", url: brightlendLogo, name: "BrightLend" },
-  { id: "quarrystack", url: quarrystackLogo, name: "QuarryStack" },
-  { id: "corvanta", url: corvantaLogo, name: "Corvanta Consulting" },
-  { id: "technera", url: techneraLogo, name: "Technera IT Services" },
-];
+/** The partners, from content/partners.yml, in its order. */
+export const partners: readonly Partner[] = partnerEntries.map((entry) => ({
+  id: entry.id,
+  url: entry.logo.src,
+  name: entry.name,
+}));

@@ -1,9 +1,5 @@
-/** The services section's copy and the services the agency offers. */
-import ecommerceArt from "~/images/service-ecommerce.svg";
-import mobileArt from "~/images/service-mobile.svg";
-import saasArt from "~/images/service-saas.svg";
-import webAppArt from "~/images/service-web-app.svg";
-import websiteArt from "~/images/service-website.svg";
+/** The services section's copy, and the services the agency offers (edited in content/services/). */
+import { services as serviceEntries } from "./generated/services";
 
 /** One service the agency offers (the original specification's fields: label, image, description). */
 export interface Service {
@@ -25,66 +21,12 @@ export const servicesIntro = {
   exploreLabel: "Explore",
 } as const;
 
-export const services: readonly Service[] = [
-  {
-    id: "website-development",
-    label: "Website Development",
-    image: websiteArt,
-    imageAlt: "A fast marketing website with a hero banner, feature cards and a performance score of 100.",
-    description:
-      "Marketing sites and content platforms that load in a blink, rank well and are easy for your team to update. We care about the details search engines and visitors notice: clean markup, accessible design and pages that stay quick on a patchy mobile connection.",
-    includes: [
-      "Design systems and CMS set-up",
-      "Core Web Vitals in the green",
-      "Accessibility to WCAG 2.2 AA",
-    ],
-  },
-  {
-    id: "mobile-app-development",
-    label: "Mobile App Development",
-    image: mobileArt,
-    imageAlt: "Two phones showing a mobile app's home screen and a push notification.",
-    description:
-      "Native-feeling iOS and Android apps built with React Native or Flutter from one codebase. We handle the whole journey — prototypes you can hold, offline-ready features, analytics and the App Store and Play Store releases.",
-    includes: [
-      "One codebase for iOS and Android",
-      "Offline sync and push notifications",
-      "Store submission and updates",
-    ],
-  },
-  {
-    id: "saas-development",
-    label: "SaaS Development",
-    image: saasArt,
-    imageAlt: "A SaaS dashboard with subscription charts, user seats and a cloud connected to it.",
-    description:
-      "Subscription products engineered to grow with your customers: multi-tenant architecture, billing, roles and permissions, and the observability you need to sleep at night. We help you reach a sellable first version fast, then scale it safely.",
-    includes: ["Multi-tenant architecture", "Billing, plans and usage metering", "Audit logs, SSO and roles"],
-  },
-  {
-    id: "ecommerce-development",
-    label: "eCommerce Development",
-    image: ecommerceArt,
-    imageAlt: "An online store product page with a shopping bag, a price tag and a secure checkout badge.",
-    description:
-      "Storefronts that convert, on Shopify, headless commerce or a custom stack. We design product pages and checkouts around your buyers, connect payments, inventory and shipping, and make sure the store holds up on sale day.",
-    includes: [
-      "Headless or Shopify storefronts",
-      "UPI, card and wallet payments",
-      "Inventory and logistics integrations",
-    ],
-  },
-  {
-    id: "web-application-development",
-    label: "Web Application Development",
-    image: webAppArt,
-    imageAlt: "A web application with a kanban board, connected services and a code window.",
-    description:
-      "Internal tools, portals and customer-facing web apps that replace spreadsheets and manual steps. We model your workflows, integrate the systems you already use and deliver software your team actually enjoys working in.",
-    includes: [
-      "Workflow and data modelling",
-      "APIs and third-party integrations",
-      "Automated tests and CI/CD",
-    ],
-  },
-];
+/** The services, from content/services/ (one file each, in their `order`). */
+export const services: readonly Service[] = serviceEntries.map((entry) => ({
+  id: entry.id,
+  label: entry.label,
+  image: entry.image.src,
+  imageAlt: entry.image.alt,
+  description: entry.description,
+  includes: entry.includes,
+}));

@@ -1,4 +1,6 @@
-/** Who the agency is and how to reach it: the one place to edit these details. */
+/** Who the agency is and how to reach it (its address, e-mail and phone: content/contact.yml). */
+import { contact } from "./generated/contact";
+
 export interface SiteDetails {
   name: string;
   shortName: string;
@@ -27,18 +29,10 @@ export const site: SiteDetails = {
   description:
     "Nirmaan Digital is a software and digital-product agency in Bengaluru. We design and build websites, mobile apps, SaaS platforms and e-commerce stores, and lend dedicated developers and QA engineers to teams that need to ship.",
   enquiryRecipient: "Nirmaan Digital team",
-  address: {
-    street: "3rd Floor, 27 Residency Road, Shanthala Nagar",
-    locality: "Bengaluru",
-    region: "Karnataka",
-    postalCode: "560025",
-    country: "India",
-    countryCode: "IN",
-    mapsUrl:
-      "https://www.google.com/maps/search/?api=1&query=27+Residency+Road%2C+Shanthala+Nagar%2C+Bengaluru+560025",
-  },
-  email: "hello@nirmaan.digital",
-  phone: { display: "+91 80 4718 2290", e164: "+918047182290" },
+  // The contact facts are edited in content/contact.yml.
+  address: contact.address,
+  email: contact.email,
+  phone: contact.phone,
   foundingYear: 2016,
 };
 

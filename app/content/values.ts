@@ -1,5 +1,8 @@
-/** 'Our Core Values', phrased for software delivery (docs/decisions/004-content-departures.md). */
-export type ValueIcon = "simple" | "reliable" | "care";
+/** 'Our Core Values', phrased for software delivery (docs/decisions/004-content-departures.md); edited in content/values.yml. */
+import type { valueIcons } from "./collections/values";
+import { coreValues as valueEntries } from "./generated/values";
+
+export type ValueIcon = (typeof valueIcons)[number];
 
 export interface CoreValue {
   id: string;
@@ -16,29 +19,5 @@ export const valuesIntro = {
     "Three promises shape every estimate we write, every line of code we ship and every call we join.",
 } as const;
 
-export const coreValues: readonly CoreValue[] = [
-  {
-    id: "simple",
-    title: "Simple",
-    summary: "Clarity over cleverness.",
-    description:
-      "Plain-language proposals, transparent estimates and a weekly demo you can click through. We choose proven technology and keep architectures small enough to explain on one page, so your product stays easy to change long after launch.",
-    icon: "simple",
-  },
-  {
-    id: "reliable",
-    title: "Reliable",
-    summary: "We ship what we promise, when we promise it.",
-    description:
-      "Automated tests, code review on every change, monitored releases and documented hand-overs. When something is at risk we say so early, with options — no surprises on launch day, and no lock-in afterwards.",
-    icon: "reliable",
-  },
-  {
-    id: "care",
-    title: "Care",
-    summary: "Your users are our users.",
-    description:
-      "We sweat the details people feel: accessible interfaces, fast pages on budget phones and privacy by default. After launch we stay close with support plans, because a product is only done when its users are happy.",
-    icon: "care",
-  },
-];
+/** The values, from content/values.yml, in its order. */
+export const coreValues: readonly CoreValue[] = valueEntries;

@@ -7,6 +7,8 @@ export const reviewsHeading = "Our work and the teams who trust us";
 /** 'Dive Into Our Work': the featured case study. */
 export const featuredWork = {
   heading: "Dive Into Our Work",
+  /** PawPal's case study (content/case-studies/pawpal.md; a unit test checks it exists). */
+  caseStudyPath: "/case-studies/pawpal",
   introduction: "Reviews are kind, results are better. Here is one product we are proud of.",
   project: {
     name: "PawPal",

@@ -9,18 +9,30 @@ export interface PageMeta {
   path: string;
   siteUrl: string;
   noIndex?: boolean;
+  /** Path of the Open Graph image (the site's own unless given: `ogImagePathOf`). */
+  image?: string;
+  /** `article` for an article or case study; `website` otherwise. */
+  type?: "website" | "article";
 }
 
 /** Title, description, canonical link, Open Graph and Twitter cards for one page. */
-export function buildMeta({ title, description, path, siteUrl, noIndex }: PageMeta): MetaDescriptor[] {
+export function buildMeta({
+  title,
+  description,
+  path,
+  siteUrl,
+  noIndex,
+  image: imagePath = "/og-image.png",
+  type = "website",
+}: PageMeta): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;
-  const image = `${siteUrl}/og-image.png`;
+  const image = `${siteUrl}${imagePath}`;
   const imageAlt = `${site.name}: ${site.tagline}`;
   const meta: MetaDescriptor[] = [
     { title },
     { name: "description", content: description },
     { tagName: "link", rel: "canonical", href: url },
-    { property: "og:type", content: "website" },
+    { property: "og:type", content: type },
     { property: "og:site_name", content: site.name },
     { property: "og:title", content: title },
     { property: "og:description", content: description },
@@ -39,4 +51,13 @@ export function buildMeta({ title, description, path, siteUrl, noIndex }: PageMe
   ];
   if (noIndex) meta.push({ name: "robots", content: "noindex" });
   return meta;
+}
+
+/** The meta of a page whose loader answered an error (404, 410): the not-found page's, not indexed. */
+export function errorMeta(): MetaDescriptor[] {
+  return [
+    { title: `Page not found — ${site.name}` },
+    { name: "description", content: `This page does not exist on the ${site.name} website.` },
+    { name: "robots", content: "noindex" },
+  ];
 }

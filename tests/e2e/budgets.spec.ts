@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Page, Response } from "@playwright/test";
 import { expect, test } from "../support/fixtures";
@@ -125,4 +127,24 @@ test("the home page stays within its byte budgets (gzip -9)", async ({ page }) =
   expect(eventually.js, "JS the home page can ever load").toBeLessThanOrEqual(budgets.allJs);
   expect(eventually.css, "CSS").toBeLessThanOrEqual(budgets.css);
   expect(initial.html, "HTML").toBeLessThanOrEqual(budgets.html);
+});
+
+/** The largest file of a content folder, by its bytes: the page with the most HTML. */
+function largestOf(folder: string): string {
+  const files = readdirSync(folder).filter((name) => name.endsWith(".md"));
+  const [largest] = files.sort((a, b) => statSync(join(folder, b)).size - statSync(join(folder, a)).size);
+  return (largest ?? "").replace(/\.md$/, "");
+}
+
+test("the largest article and case study each send at most 30 KB of HTML, gzipped", async ({ request }) => {
+  for (const path of [
+    `/insights/${largestOf("content/insights")}`,
+    `/case-studies/${largestOf("content/case-studies")}`,
+  ]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(200);
+    const gzip = gzipSync(await response.body(), { level: 9 }).length;
+    console.log(`${path} HTML ${against(gzip, 30 * KB)}`);
+    expect(gzip, `${path} HTML`).toBeLessThanOrEqual(30 * KB);
+  }
 });

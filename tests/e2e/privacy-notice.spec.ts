@@ -4,6 +4,7 @@ import { PRIVACY_NOTICE_VERSION } from "../../app/privacy-notice";
 import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { enquiryForm, fillEnquiry, NOTICE, validEnquiry, waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { settledLayoutShift } from "../support/layout-shift";
 
 // One server for the file, configured as an operator would: the notice must say what it says.
 const test = base.extend<object, { app: RunningServer }>({
@@ -254,28 +255,7 @@ for (const viewport of viewports) {
     await hydrated.setViewportSize(viewport);
     await hydrated.goto("/#privacy-notice");
     await waitForHydration(hydrated);
-    const shift = await hydrated.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let total = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as (PerformanceEntry & {
-              value: number;
-              hadRecentInput: boolean;
-            })[]) {
-              if (!entry.hadRecentInput) total += entry.value;
-            }
-          }).observe({ type: "layout-shift", buffered: true });
-          // Settled once the fonts are in and the page has done the work it leaves for idle time.
-          const settled = async () => {
-            await document.fonts.ready;
-            await new Promise((next) => requestIdleCallback(next));
-            await new Promise((next) => requestAnimationFrame(next));
-            resolve(total);
-          };
-          settled();
-        }),
-    );
+    const shift = await settledLayoutShift(hydrated);
     await expect(privacyNotice(hydrated).english).toBeInViewport();
     // A section revealed on scroll is scaled while it fades in: measure it at rest.
     await expect(hydrated.locator("#contact .reveal:not(.reveal-shown)")).toHaveCount(0);

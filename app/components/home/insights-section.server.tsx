@@ -35,6 +35,14 @@ export function InsightsSection() {
             </li>
           ))}
         </ul>
+        <p>
+          <a
+            href="/insights"
+            className="font-semibold text-[#c9bfff] underline underline-offset-4 hover:text-white"
+          >
+            Read our insights
+          </a>
+        </p>
       </div>
     </section>
   );

@@ -1,4 +1,5 @@
 /** The 'Dive Into Our Work' banner with the PawPal case study, rendered on the server only. */
+import { ResultFigures } from "~/components/result-figures";
 import { featuredWork } from "~/content/work";
 
 /** 'Dive Into Our Work': the PawPal pet-care case study. */
@@ -27,20 +28,16 @@ export function WorkBanner() {
             <p className="font-semibold text-primary text-sm">{project.kind}</p>
             <p className="font-bold text-2xl text-ink">{project.name}</p>
             <p className="text-muted">{project.summary}</p>
-          </div>
-          <dl className="grid gap-3 sm:grid-cols-3">
-            {project.results.map((result) => (
-              <div
-                key={result.label}
-                className="flex flex-row-reverse items-baseline justify-end gap-3 rounded-2xl bg-primary-soft px-4 py-3 sm:flex-col-reverse sm:items-center sm:justify-start sm:gap-0 sm:p-4 sm:text-center"
+            <p>
+              <a
+                href={featuredWork.caseStudyPath}
+                className="font-semibold text-primary-dark underline underline-offset-4"
               >
-                <dt className="text-muted text-sm">{result.label}</dt>
-                <dd className="min-w-20 font-extrabold text-primary-dark text-2xl sm:min-w-0">
-                  {result.value}
-                </dd>
-              </div>
-            ))}
-          </dl>
+                Read the {project.name} case study
+              </a>
+            </p>
+          </div>
+          <ResultFigures results={project.results} />
         </figcaption>
       </figure>
     </article>

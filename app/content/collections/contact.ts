@@ -1,0 +1,37 @@
+/** The site's contact facts (address, e-mail, phone): one YAML file, shown in the footer, the contact section and the structured data. */
+import { z } from "zod";
+import { defineCollection } from "./collection";
+import { text } from "./fields";
+
+export const contactCollection = defineCollection({
+  name: "contact",
+  label: "Contact details",
+  kind: "file",
+  format: "yaml",
+  schema: z.object({
+    email: z.email("must be an e-mail address").meta({ title: "E-mail" }),
+    phone: z
+      .object({
+        display: text(30).meta({ title: "As shown" }),
+        e164: z
+          .string()
+          .regex(/^\+[1-9]\d{6,14}$/, "must be +country code and number, digits only")
+          .meta({ title: "E.164" }),
+      })
+      .meta({ title: "Phone" }),
+    address: z
+      .object({
+        street: text(120).meta({ title: "Street" }),
+        locality: text(60).meta({ title: "City" }),
+        region: text(60).meta({ title: "State" }),
+        postalCode: text(12).meta({ title: "PIN code" }),
+        country: text(60).meta({ title: "Country" }),
+        countryCode: z
+          .string()
+          .regex(/^[A-Z]{2}$/, "must be two capital letters")
+          .meta({ title: "Country code" }),
+        mapsUrl: z.url("must be a URL").meta({ title: "Map link" }),
+      })
+      .meta({ title: "Address" }),
+  }),
+});

@@ -1,0 +1,20 @@
+/** The services collection: one YAML file per service the home page's 'Our Services' presents. */
+import { z } from "zod";
+import { defineCollection } from "./collection";
+import { imageField, text } from "./fields";
+
+export const servicesCollection = defineCollection({
+  name: "services",
+  label: "Services",
+  kind: "folder",
+  format: "yaml",
+  schema: z.object({
+    order: z.number().int().min(1).meta({ title: "Order", description: "Position in the list, from 1" }),
+    label: text(60).meta({ title: "Name" }),
+    image: imageField,
+    description: text(500).meta({ title: "Description", widget: "text" }),
+    includes: z
+      .tuple([text(60), text(60), text(60)])
+      .meta({ title: "What the client gets", description: "Exactly three items", widget: "list" }),
+  }),
+});

@@ -1,0 +1,28 @@
+/** The core values ('Our Core Values', the home page's #insights section): one YAML file, in order. */
+import { z } from "zod";
+import { defineCollection } from "./collection";
+import { slugField, text } from "./fields";
+
+export const valueIcons = ["simple", "reliable", "care"] as const;
+
+export const valuesCollection = defineCollection({
+  name: "values",
+  label: "Core values",
+  kind: "file",
+  format: "yaml",
+  schema: z.object({
+    values: z
+      .array(
+        z.object({
+          id: slugField.meta({ title: "Id" }),
+          title: text(40).meta({ title: "Title" }),
+          summary: text(80).meta({ title: "Summary" }),
+          description: text(400).meta({ title: "Description", widget: "text" }),
+          icon: z.enum(valueIcons).meta({ title: "Icon", widget: "select" }),
+        }),
+      )
+      .min(1)
+      .max(6)
+      .meta({ title: "Values", widget: "list" }),
+  }),
+});

@@ -1,0 +1,57 @@
+/**
+ * What the content build makes of each collection: the types of the generated modules in
+ * app/content/generated/ (written by `npm run build:content` from content/, never edited).
+ */
+import type { z } from "zod";
+import type { caseStudiesCollection } from "./collections/case-studies";
+import type { contactCollection } from "./collections/contact";
+import type { deliveryCollection } from "./collections/delivery";
+import type { insightsCollection } from "./collections/insights";
+import type { partnersCollection } from "./collections/partners";
+import type { servicesCollection } from "./collections/services";
+import type { valuesCollection } from "./collections/values";
+
+/** An image named in a content file, as the build found it: URL, alt text, intrinsic size. */
+export interface ContentImageData {
+  src: string;
+  alt: string;
+  width: number;
+  height: number;
+}
+
+type Fields<Collection extends { schema: z.ZodObject }> = z.output<Collection["schema"]>;
+type Image = ContentImageData;
+
+export type ServiceEntry = Omit<Fields<typeof servicesCollection>, "image"> & { id: string; image: Image };
+export type DeliveryCardEntry = Fields<typeof deliveryCollection>["cards"][number];
+export type CoreValueEntry = Fields<typeof valuesCollection>["values"][number];
+export type PartnerEntry = Omit<Fields<typeof partnersCollection>["partners"][number], "logo"> & {
+  logo: Image;
+};
+export type ContactEntry = Fields<typeof contactCollection>;
+
+/** Search and link-preview overrides of a page, with its image measured. */
+export interface SeoOverrides {
+  title?: string;
+  description?: string;
+  image?: Image;
+}
+
+/** What every content page carries beside its own fields. */
+interface PageEntry {
+  slug: string;
+  /** The body, as HTML made at build time. */
+  html: string;
+  seo: SeoOverrides;
+}
+
+export type CaseStudy = Omit<Fields<typeof caseStudiesCollection>, "body" | "cover" | "images" | "seo"> &
+  PageEntry & { cover: Image; images: Image[] };
+
+export type Insight = Omit<Fields<typeof insightsCollection>, "body" | "cover" | "seo"> &
+  PageEntry & {
+    cover?: Image;
+    words: number;
+    /** Minutes at 200 words a minute, at least 1. */
+    readingMinutes: number;
+  };

@@ -1,0 +1,84 @@
+/** /case-studies: every published case study, newest first, each with its cover, client and summary. */
+import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { ContentImage } from "~/components/content-image";
+import { Breadcrumbs, EnquireCall } from "~/components/content-page";
+import { ogImagePathOf } from "~/content/og-image";
+import { breadcrumbJsonLd } from "~/content/page-json-ld";
+import { publishedCaseStudies } from "~/content/pages.server";
+import { site } from "~/content/site";
+import type { RootMatch } from "~/root-data";
+import { buildMeta } from "~/utils/meta";
+
+/** The same page for everyone (docs/decisions/011-shared-documents.md), and it needs no script. */
+export const handle = { sharedDocument: true, hydrate: false };
+
+export function loader() {
+  return {
+    studies: publishedCaseStudies().map(({ slug, title, client, sector, summary, cover }) => ({
+      slug,
+      title,
+      client,
+      sector,
+      summary,
+      cover,
+    })),
+  };
+}
+
+const trail = [
+  { name: "Home", path: "/" },
+  { name: "Case studies", path: "/case-studies" },
+];
+
+export const meta: MetaFunction<typeof loader, RootMatch> = ({ matches }) => {
+  const siteUrl = matches.find((match) => match.id === "root")?.data?.siteUrl ?? "";
+  return [
+    ...buildMeta({
+      title: `Case studies — ${site.name}`,
+      description: `Products ${site.name} designed, built and grew with its clients: the problem, what we did, the stack and the results.`,
+      path: "/case-studies",
+      siteUrl,
+      image: ogImagePathOf("list", "case-studies"),
+    }),
+    { "script:ld+json": breadcrumbJsonLd(siteUrl, trail) },
+  ];
+};
+
+export default function CaseStudiesPage() {
+  const { studies } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-7xl px-6 py-12 lg:py-16">
+      <Breadcrumbs trail={trail} />
+      <h1 className="mt-6 font-extrabold text-3xl tracking-tight sm:text-5xl">Case studies</h1>
+      <p className="mt-4 max-w-2xl text-lg text-muted">
+        Products we took from an idea to the people who use them, told with the figures that came after.
+      </p>
+      <ul className="mt-10 grid gap-8 md:grid-cols-2 lg:grid-cols-3">
+        {studies.map((study) => (
+          <li
+            key={study.slug}
+            className="overflow-hidden rounded-3xl bg-white shadow-lg ring-1 ring-primary/10"
+          >
+            <ContentImage image={study.cover} className="h-auto w-full" />
+            <div className="grid gap-2 p-6">
+              <p className="font-semibold text-primary-dark text-sm">
+                {study.client} · {study.sector}
+              </p>
+              <h2 className="font-bold text-ink text-xl">
+                <a href={`/case-studies/${study.slug}`} className="underline-offset-4 hover:underline">
+                  {study.title}
+                </a>
+              </h2>
+              <p className="text-muted">{study.summary}</p>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <EnquireCall
+        heading="Your product could be the next one"
+        text="Tell us what you want to build. A founder or delivery lead replies within one working day."
+      />
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * `npm run build:content`: validates content/ and writes the typed modules the app imports
+ * (app/content/generated/). A bad file fails it with one line per fault, naming the file, the
+ * field and what is wrong; `--check` validates without writing (for `npm run check`).
+ */
+import { resolve } from "node:path";
+import { writeGenerated } from "./lib/content/generate";
+import { formatFault, loadContent } from "./lib/content/load";
+
+const root = resolve(import.meta.dirname, "..");
+const checkOnly = process.argv.includes("--check");
+const started = performance.now();
+const { content, faults } = await loadContent(root);
+if (faults.length > 0) {
+  for (const fault of faults) console.error(formatFault(fault));
+  console.error(
+    `content: ${faults.length} fault${faults.length === 1 ? "" : "s"} in content/; fix ${faults.length === 1 ? "it" : "them"} and build again`,
+  );
+  process.exit(1);
+}
+const files = Object.values(content).reduce((sum, entries) => sum + entries.length, 0);
+const written = checkOnly ? [] : writeGenerated(root, content);
+console.log(
+  `content: ${files} files valid${checkOnly ? "" : `, ${written.length} modules written`} (${Math.round(performance.now() - started)} ms)`,
+);

@@ -1,0 +1,67 @@
+/**
+ * Markdown to HTML at build time: GitHub-flavoured Markdown, code highlighted with classes only
+ * (the CSP allows no inline style), and the faults an editor must fix before it becomes a page:
+ * raw HTML, images in the body, links to pages that do not exist.
+ */
+import rehypeHighlight from "rehype-highlight";
+import rehypeStringify from "rehype-stringify";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkRehype from "remark-rehype";
+import { unified } from "unified";
+
+export interface MarkdownFault {
+  /** Line in the Markdown body, from 1. */
+  line: number;
+  message: string;
+}
+
+export interface RenderedMarkdown {
+  html: string;
+  /** The words a reader reads (text and code), for the reading time. */
+  words: number;
+  /** Site paths the body links to (`/insights/x`, `/#contact`), with the line of each. */
+  links: { path: string; line: number }[];
+  faults: MarkdownFault[];
+}
+
+interface MdNode {
+  type: string;
+  value?: string;
+  url?: string;
+  position?: { start: { line: number } };
+  children?: MdNode[];
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+const toHtml = unified().use(remarkRehype).use(rehypeHighlight, { detect: false }).use(rehypeStringify);
+
+/** Renders one Markdown body. Lines are counted from the body's first line. */
+export function renderMarkdown(body: string): RenderedMarkdown {
+  const tree = parser.parse(body) as MdNode;
+  const faults: MarkdownFault[] = [];
+  const links: RenderedMarkdown["links"] = [];
+  let words = 0;
+  const visit = (node: MdNode) => {
+    const line = node.position?.start.line ?? 1;
+    if (node.type === "html") {
+      faults.push({ line, message: `raw HTML is not allowed (${(node.value ?? "").trim().slice(0, 40)})` });
+    } else if (node.type === "image" || node.type === "imageReference") {
+      faults.push({ line, message: "images go in the file's images field, not in the body" });
+    } else if (node.type === "link" && node.url) {
+      if (node.url.startsWith("/")) links.push({ path: node.url, line });
+      else if (!/^(?:https?:|mailto:|tel:|#)/.test(node.url)) {
+        faults.push({ line, message: `link "${node.url}" must start with / (this site) or https:` });
+      }
+    }
+    if ((node.type === "text" || node.type === "code" || node.type === "inlineCode") && node.value) {
+      words += node.value.split(/\s+/).filter(Boolean).length;
+    }
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(tree);
+  if (faults.length > 0) return { html: "", words, links, faults };
+  const hast = toHtml.runSync(tree as Parameters<typeof toHtml.runSync>[0]);
+  const html = String(toHtml.stringify(hast));
+  return { html, words, links, faults };
+}
