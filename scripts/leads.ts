@@ -34,15 +34,15 @@ import {
   type LeadState,
   UNDELIVERED_STATES,
 } from "~/leads/lead";
+import { type FormName, optionProblem, readArguments, usageLine } from "~/leads/operations/command-forms";
+import { postLeadErased } from "~/leads/operations/erased-event";
+import { describeDeliveries, leadJson } from "~/leads/operations/lead-view";
+import { writeLeadsCsv } from "~/leads/operations/leads-csv";
 import { readPostgresLockHolder } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
 import { release, requeue, retried as retriedDelivery } from "~/leads/retry-policy";
 import { createLeadSpool, spoolFolder } from "~/leads/spool.server";
 import { showInvisible } from "~/text/invisible-characters";
-import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
-import { postLeadErased } from "./lib/erased-event";
-import { describeDeliveries, leadJson } from "./lib/lead-view";
-import { writeLeadsCsv } from "./lib/leads-csv";
 import { printTable } from "./lib/table.js";
 
 // The arguments are read before the store is opened: a mistyped command is told its usage

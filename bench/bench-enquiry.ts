@@ -9,9 +9,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeEmailJs } from "./lib/fake-emailjs";
-import { readLeads } from "./lib/lead-fixtures";
-import { startServer } from "./lib/server-process";
+import { startFakeEmailJs } from "../tests/support/fake-emailjs";
+import { readLeads } from "../tests/support/lead-fixtures";
+import { startServer } from "../tests/support/server-process";
 
 if (process.argv.includes("--help")) {
   console.log(
