@@ -1,12 +1,12 @@
 /**
- * The import layers of app/, server/ and scripts/ (docs/decisions/021-layers.md), checked by
+ * The import layers of app/, server/, scripts/ and bench/ (docs/decisions/021-layers.md), checked by
  * `npm run check:layers`: a module imports only from its own layer or the layers below it, and
  * no two modules, nor two folders, import each other in a circle.
  */
 
 /** From the top. Paths are patterns from the repository's root. */
 const LAYERS = [
-  { name: "entry points", paths: ["^server/", "^scripts/"] },
+  { name: "entry points", paths: ["^server/", "^scripts/", "^bench/"] },
   { name: "routes", paths: ["^app/routes/", "^app/root[.]tsx$", "^app/entry[.](client|server)[.]tsx$"] },
   {
     name: "page parts",
@@ -102,6 +102,14 @@ export default {
       to: { path: "^app/mail/", dependencyTypesNot: ["type-only"] },
     },
     {
+      name: "no-test-code-in-the-image",
+      comment:
+        "What build/ bundles (the server, the app, the operator's commands of scripts/build-commands.js and what they import of scripts/lib/) never imports the benchmarks (bench/) or the tests' fakes and fixtures (tests/).",
+      severity: "error",
+      from: { path: ["^app/", "^server/", "^scripts/(leads|vitals)[.]ts$", "^scripts/lib/table[.]js$"] },
+      to: { path: ["^bench/", "^tests/"] },
+    },
+    {
       name: "not-to-unresolvable",
       comment: "An import that cannot be resolved cannot be checked.",
       severity: "error",
@@ -110,7 +118,7 @@ export default {
     },
   ],
   options: {
-    includeOnly: "^(app|server|scripts)/",
+    includeOnly: "^(app|server|scripts|bench|tests)/",
     doNotFollow: { path: "node_modules" },
     // Type-only imports count: a type import up a layer or in a circle ties the modules as well.
     tsPreCompilationDeps: true,
