@@ -96,7 +96,7 @@ export default {
     {
       name: "mail-through-send-function",
       comment:
-        "Delivery sends with the function server/services.ts makes from the mail transport: types only here.",
+        "Delivery sends with the function server/lead-destinations.ts makes from the mail transport: types only here.",
       severity: "error",
       from: { path: "^app/leads/" },
       to: { path: "^app/mail/", dependencyTypesNot: ["type-only"] },

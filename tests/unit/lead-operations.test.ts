@@ -28,7 +28,12 @@ let at = Date.parse("2026-11-01T10:00:00Z");
 beforeEach(async () => {
   vi.spyOn(console, "log").mockImplementation(() => {});
   root = await mkdtemp(join(tmpdir(), "lead-operations-"));
-  const folder = createFolderLeadStore({ folder: root, log: () => {}, now: () => new Date((at += 1_000)) });
+  // A second apart: each lead's time, and so its place in either order, is its own.
+  const now = () => {
+    at += 1_000;
+    return new Date(at);
+  };
+  const folder = createFolderLeadStore({ folder: root, log: () => {}, now });
   store = {
     ...folder,
     list: () => Promise.reject(new Error("an operation read every lead at once")),
