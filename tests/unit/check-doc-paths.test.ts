@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkDocPaths, findMissingPaths, looksLikeCodePath } from "../../scripts/lib/doc-paths";
+import { runCheckScript } from "../support/check-script";
 
 const missing = (markdown: string, present: string[] = []) =>
   findMissingPaths(markdown, (path) => present.includes(path));
@@ -86,14 +85,7 @@ describe("scripts/check-doc-paths.ts", () => {
     mkdirSync(join(root, "server"), { recursive: true });
     writeFileSync(join(root, "server", "index.ts"), "// The server.\n");
     writeFileSync(join(root, "docs", "server.md"), "# Server\n\n`server/index.ts`\n");
-    const script = join(process.cwd(), "node_modules", ".bin", "vite-node");
-    const run = () =>
-      promisify(execFile)(script, ["scripts/check-doc-paths.ts", root as string], {
-        cwd: process.cwd(),
-      }).then(
-        ({ stderr }) => ({ code: 0, stderr }),
-        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
-      );
+    const run = () => runCheckScript("scripts/check-doc-paths.ts", [root as string]);
     expect(await run()).toEqual({ code: 0, stderr: "" });
 
     writeFileSync(join(root, "docs", "server.md"), "# Server\n\n`server/index.ts`, `server/services.ts`\n");
