@@ -1,12 +1,12 @@
 /**
- * The import layers of app/, server/ and scripts/ (docs/decisions/021-layers.md), checked by
+ * The import layers of app/, server/, scripts/ and bench/ (docs/decisions/021-layers.md), checked by
  * `npm run check:layers`: a module imports only from its own layer or the layers below it, and
  * no two modules, nor two folders, import each other in a circle.
  */
 
 /** From the top. Paths are patterns from the repository's root. */
 const LAYERS = [
-  { name: "entry points", paths: ["^server/", "^scripts/"] },
+  { name: "entry points", paths: ["^server/", "^scripts/", "^bench/"] },
   { name: "routes", paths: ["^app/routes/", "^app/root[.]tsx$", "^app/entry[.](client|server)[.]tsx$"] },
   {
     name: "page parts",
@@ -99,10 +99,18 @@ export default {
     {
       name: "mail-through-send-function",
       comment:
-        "Delivery sends with the function server/services.ts makes from the mail transport: types only here.",
+        "Delivery sends with the function server/lead-destinations.ts makes from the mail transport: types only here.",
       severity: "error",
       from: { path: "^app/leads/" },
       to: { path: "^app/mail/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "no-test-code-in-the-image",
+      comment:
+        "What build/ bundles (the server, the app, the operator's commands of scripts/build-commands.js and what they import of scripts/lib/) never imports the benchmarks (bench/) or the tests' fakes and fixtures (tests/).",
+      severity: "error",
+      from: { path: ["^app/", "^server/", "^scripts/(leads|vitals)[.]ts$", "^scripts/lib/table[.]js$"] },
+      to: { path: ["^bench/", "^tests/"] },
     },
     {
       name: "not-to-unresolvable",
@@ -113,7 +121,7 @@ export default {
     },
   ],
   options: {
-    includeOnly: "^(app|server|scripts)/",
+    includeOnly: "^(app|server|scripts|bench|tests)/",
     doNotFollow: { path: "node_modules" },
     // Type-only imports count: a type import up a layer or in a circle ties the modules as well.
     tsPreCompilationDeps: true,

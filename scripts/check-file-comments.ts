@@ -1,9 +1,9 @@
 /**
- * `npm run check`: every source file of app/, server/ and scripts/ opens with a comment saying its
+ * `npm run check`: every source file of app/, server/, scripts/ and bench/ opens with a comment saying its
  * job, and every document a comment cites exists (the rule: scripts/lib/file-comments.ts).
  *
  * Prints each fault as `file:line what` and exits 1 if there is one.
- * Usage: vite-node scripts/check-file-comments.ts [folder…]   (default: app server scripts)
+ * Usage: vite-node scripts/check-file-comments.ts [folder…]   (default: app server scripts bench)
  */
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";

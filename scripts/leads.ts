@@ -10,9 +10,10 @@
 //   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
 //   npm run leads -- erase ID|EMAIL|PHONE        deletes the lead, or them all, for good, and names and tells where they may be held
 //   npm run leads -- --health          the store as it shows itself, without the server
-// Its forms are listed in scripts/lib/command-forms.ts. It reads the store the server uses: the
-// database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR (default ./data), with the
-// store's own rules (app/leads/). What it queues, the running server routes: to each destination
+// A command line over app/leads/operations/, which does the work on the store's contract, a page
+// of leads at a time; its forms are listed in app/leads/operations/command-forms.ts. It reads the
+// store the server uses: the database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR
+// (default ./data), with the store's own rules (app/leads/). What it queues, the running server routes: to each destination
 // it has configured (EmailJS, the webhook), otherwise to its inbox. `npm run build` bundles it
 // into build/leads.js (scripts/build-commands.js), so the production image has it too.
 import { openCommandDatabase } from "~/db/command-database.server";
@@ -20,30 +21,25 @@ import type { Database } from "~/db/database.server";
 import type { DestinationName } from "~/destinations/destination";
 import { createWebhookSender, type WebhookSender } from "~/destinations/webhook.server";
 import { env } from "~/env.server";
-import { isPerson, parsePersonQuery } from "~/lead-parts/person";
-import { channelOf, describeSource } from "~/lead-parts/source";
+import { describeSource } from "~/lead-parts/source";
 import { type LeadStore, MAX_LEADS } from "~/leads/contract.server";
 import { delivererLockPath, readFolderLockHolder } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
 import { describeLeads } from "~/leads/health-report";
-import {
-  type DeliveryRecord,
-  destinationsOf,
-  LEAD_ID,
-  type Lead,
-  type LeadState,
-  UNDELIVERED_STATES,
-} from "~/leads/lead";
+import type { Lead, LeadState } from "~/leads/lead";
+import { releaseLead, retryFailed, retryLead } from "~/leads/operations/changes.server";
+import { type FormName, optionProblem, readArguments, usageLine } from "~/leads/operations/command-forms";
+import { postLeadErased } from "~/leads/operations/erased-event";
+import { ERASE_BY_HAND, eraseLeads } from "~/leads/operations/erasure.server";
+import { type ExportFilter, exportLeads } from "~/leads/operations/export.server";
+import { describeDeliveries, leadJson } from "~/leads/operations/lead-view";
+import { leadsPerSource, personLeads, personQueryOf, selectedLeads } from "~/leads/operations/listing.server";
+import { OperationRefused } from "~/leads/operations/refused";
 import { readPostgresLockHolder } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
-import { release, requeue, retried as retriedDelivery } from "~/leads/retry-policy";
 import { createLeadSpool, spoolFolder } from "~/leads/spool.server";
 import { showInvisible } from "~/text/invisible-characters";
-import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
-import { postLeadErased } from "./lib/erased-event";
-import { describeDeliveries, leadJson } from "./lib/lead-view";
-import { writeLeadsCsv } from "./lib/leads-csv";
-import { printTable } from "./lib/table.js";
+import { printStreamedTable, printTable } from "./lib/table.js";
 
 // The arguments are read before the store is opened: a mistyped command is told its usage
 // whether or not the database answers.
@@ -67,7 +63,7 @@ const store: LeadStore = database
   ? createPostgresLeadStore({ database, log: (line) => console.error(line) })
   : createFolderLeadStore({ folder: leadsFolder(env.ENQUIRY_STORE_DIR), create: false });
 
-/** What each form of the command does (scripts/lib/command-forms.ts lists the forms). */
+/** What each form of the command does (app/leads/operations/command-forms.ts lists the forms). */
 const run: Record<FormName<"leads">, () => Promise<void>> = {
   list: () => (listState === undefined ? list(false) : list(listState === "spam", listState)),
   spam: () => list(true),
@@ -77,7 +73,7 @@ const run: Record<FormName<"leads">, () => Promise<void>> = {
   health,
   retryFailed: () => retry("--failed", to),
   retry: () => retry(value, to),
-  release: () => releaseLead(value),
+  release: () => release(value),
   find: () => find(value),
   erase: () => erase(value),
 };
@@ -87,7 +83,9 @@ try {
 } catch (error) {
   const changes = ["retry", "retryFailed", "release", "erase"].includes(args.form);
   console.error(
-    `leads: cannot ${changes ? "change" : "read"} ${store.folder}${database ? " (DATABASE_URL)" : ""}: ${error instanceof Error ? error.message : String(error)}`,
+    error instanceof OperationRefused
+      ? `leads: ${error.message}`
+      : `leads: cannot ${changes ? "change" : "read"} ${store.folder}${database ? " (DATABASE_URL)" : ""}: ${error instanceof Error ? error.message : String(error)}`,
   );
   process.exitCode = 1;
 } finally {
@@ -96,15 +94,41 @@ try {
 
 /**
  * The inbox view (every lead not quarantined), or with `spam` the quarantine, newest first; with
- * `state`, only the leads in that state.
+ * `state`, only the leads in that state. Streamed: a table reads the store twice (its widths,
+ * then its lines), JSON once.
  */
 async function list(spam: boolean, state?: LeadState) {
-  const all = (await store.list()).reverse();
-  const leads = all.filter((lead) =>
-    state === undefined ? (lead.state === "spam") === spam : lead.state === state,
-  );
-  if (json) return printJson(leads);
-  if (leads.length === 0) {
+  const selection = { spam, state };
+  if (json) return printJson(selectedLeads(store, selection));
+  let quarantined = 0;
+  let reads = 0;
+  const countQuarantined = (lead: Lead) => {
+    if (lead.state === "spam") quarantined += 1;
+  };
+  const shown = await printStreamedTable(async function* () {
+    // Counted on the first read only, the one that measures.
+    reads += 1;
+    for await (const lead of selectedLeads(store, selection, reads === 1 ? countQuarantined : undefined)) {
+      yield spam
+        ? {
+            time: time(lead),
+            reason: lead.reason ?? "",
+            id: lead.id,
+            name: showInvisible(lead.enquiry.name),
+            "e-mail": showInvisible(lead.enquiry.email),
+            source: sourceOf(lead),
+          }
+        : {
+            time: time(lead),
+            state: lead.state,
+            name: showInvisible(lead.enquiry.name),
+            "e-mail": showInvisible(lead.enquiry.email),
+            source: sourceOf(lead),
+            destinations: showInvisible(describeDeliveries(lead)),
+          };
+    }
+  });
+  if (shown === 0) {
     console.log(
       state !== undefined
         ? `No ${state} leads in ${store.folder}.`
@@ -113,30 +137,8 @@ async function list(spam: boolean, state?: LeadState) {
           : `No leads in ${store.folder}.`,
     );
   } else if (spam) {
-    printTable(
-      leads.map((lead) => ({
-        time: time(lead),
-        reason: lead.reason ?? "",
-        id: lead.id,
-        name: showInvisible(lead.enquiry.name),
-        "e-mail": showInvisible(lead.enquiry.email),
-        source: sourceOf(lead),
-      })),
-    );
     console.log("Release one into the delivery queue with: npm run leads -- release ID");
-  } else {
-    printTable(
-      leads.map((lead) => ({
-        time: time(lead),
-        state: lead.state,
-        name: showInvisible(lead.enquiry.name),
-        "e-mail": showInvisible(lead.enquiry.email),
-        source: sourceOf(lead),
-        destinations: showInvisible(describeDeliveries(lead)),
-      })),
-    );
   }
-  const quarantined = all.filter((lead) => lead.state === "spam").length;
   if (!spam && state === undefined && quarantined > 0) {
     console.log(`${plural(quarantined, "lead")} in the quarantine: npm run leads -- --spam`);
   }
@@ -163,16 +165,9 @@ function checkCsvArguments(spam: boolean, state: string | undefined) {
  * The spreadsheet export, oldest first: the leads not quarantined, or the quarantine
  * (`--spam`), or one state (`--state`), received on or after the start of `--since` (UTC).
  */
-async function csv({ state, since }: { state?: string; since?: string }) {
-  const start = since === undefined ? undefined : new Date(`${since}T00:00:00Z`);
-  // Read as the rows are written, a page (a file) at a time: memory stays flat however many leads.
-  const leads = async function* () {
-    for await (const lead of store.each(start)) {
-      if (state === undefined ? lead.state !== "spam" : lead.state === state) yield lead;
-    }
-  };
+async function csv(filter: ExportFilter) {
   try {
-    await writeLeadsCsv(leads(), process.stdout);
+    await exportLeads(store, filter, process.stdout);
   } catch (error) {
     // The reader stopped early (`| head`): what it read is what it asked for.
     if ((error as NodeJS.ErrnoException).code === "EPIPE") return;
@@ -193,8 +188,8 @@ function plural(count: number, noun: string) {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-function printJson(leads: Lead[]) {
-  for (const lead of leads) {
+async function printJson(leads: AsyncIterable<Lead>) {
+  for await (const lead of leads) {
     // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
     console.log(showInvisible(JSON.stringify(leadJson(lead)), "json"));
   }
@@ -207,79 +202,20 @@ function logLine(fields: Record<string, unknown>) {
 
 /**
  * Puts back in the queue what failed: of one lead (`ID`) or of every lead (`--failed`), each failed
- * destination, or only `to`; each with a fresh 72 h of retries. An `inbox` lead named by its id
- * goes to every destination the running server has. Only the retried destination's record is
- * written, so a delivery the server is making meanwhile at another is never undone.
+ * destination, or only `to`; each with a fresh 72 h of retries (app/leads/operations/changes.server.ts).
  */
 async function retry(which: string, to: DestinationName | undefined) {
-  const leads = await store.list();
   const now = new Date();
-  const failedOf = (lead: Lead) =>
-    destinationsOf(lead).filter(
-      (name) => lead.destinations[name]?.state === "failed" && (to === undefined || name === to),
-    );
-  if (which !== "--failed") {
-    const lead = leads.find((candidate) => candidate.id === which);
-    if (!lead) fail(`leads: no lead ${showInvisible(which)}`);
-    if (lead.state === "inbox") {
-      if (to !== undefined) {
-        fail(
-          `leads: ${which} is an inbox lead, with no destination: retry it without --to, and the running server sends it to each destination it has`,
-        );
-      }
-      // No deliverer writes an inbox lead: it is the operator's alone.
-      if (!(await store.save(requeue(lead, now))))
-        fail(`leads: ${which} was erased meanwhile: nothing to retry`);
-      return sayRequeued(1, "");
-    }
-    if (to !== undefined && !lead.destinations[to]) {
-      const its = destinationsOf(lead);
-      fail(
-        `leads: ${which} does not go to ${to} (${its.length > 0 ? `it goes to ${its.join(", ")}` : `it is ${lead.state}`}): nothing to retry`,
-      );
-    }
-    if (failedOf(lead).length === 0) {
-      fail(
-        to === undefined
-          ? `leads: ${which} is ${lead.state}, not failed: nothing to retry`
-          : `leads: ${which} is ${lead.destinations[to]?.state} at ${to}, not failed: nothing to retry`,
-      );
-    }
-  }
-  const chosen = which === "--failed" ? leads : leads.filter((lead) => lead.id === which);
-  let count = 0;
-  const names = new Set<DestinationName>();
-  for (const lead of chosen) {
-    let written = false;
-    for (const name of failedOf(lead)) {
-      const record = lead.destinations[name] as DeliveryRecord;
-      if (await store.saveDelivery(lead, name, retriedDelivery(record, now))) {
-        written = true;
-        names.add(name);
-      }
-    }
-    if (written) count += 1;
-    else if (which !== "--failed") fail(`leads: ${which} was erased meanwhile: nothing to retry`);
-  }
-  sayRequeued(count, [...names].join(", "));
-}
-
-/** `1 lead back in the queue (webhook): …`. */
-function sayRequeued(count: number, destinations: string) {
+  const { count, destinations } =
+    which === "--failed" ? await retryFailed(store, to, now) : await retryLead(store, which, to, now);
+  const them = count === 1 ? "it" : "them";
   console.log(
-    `${plural(count, "lead")} back in the queue${destinations ? ` (${destinations})` : ""}: the running server delivers ${count === 1 ? "it" : "them"} within a few seconds (one without any destination files ${count === 1 ? "it" : "them"} in its inbox).`,
+    `${plural(count, "lead")} back in the queue${destinations.length > 0 ? ` (${destinations.join(", ")})` : ""}: the running server delivers ${them} within a few seconds (one without any destination files ${them} in its inbox).`,
   );
 }
 
-async function releaseLead(id: string) {
-  const lead = (await store.list()).find((candidate) => candidate.id === id);
-  if (!lead) fail(`leads: no lead ${showInvisible(id)}`);
-  if (lead.state !== "spam") fail(`leads: ${id} is ${lead.state}, not in the quarantine: nothing to release`);
-  // Queued for every destination whatever this shell's variables say: the running server drops
-  // those it has not configured, so the lead goes to the destinations configured at its release
-  // (a server with none files it in its inbox).
-  const released = release(lead, new Date());
-  if (!(await store.save(released))) fail(`leads: ${id} was erased meanwhile: nothing to release`);
+async function release(id: string) {
+  const { lead, released } = await releaseLead(store, id, new Date());
   logLine({
     event: "lead",
     id,
@@ -293,34 +229,26 @@ async function releaseLead(id: string) {
   );
 }
 
-async function personLeads(who: string): Promise<Lead[]> {
-  const query = parsePersonQuery(who);
-  if (!query) {
-    fail(
-      "leads: name the person by e-mail address (asha@example.in) or phone number with country code (919876543210)",
-    );
-  }
-  return (await store.list()).filter((lead) => isPerson(lead.enquiry, query));
-}
-
+/** Every lead of one person, newest first: a table read twice (its widths, then its lines), or JSON. */
 async function find(who: string) {
-  const leads = (await personLeads(who)).reverse();
-  if (json) return printJson(leads);
-  if (leads.length === 0) return console.log("No lead of that person.");
-  printTable(
-    leads.map((lead) => ({
-      time: time(lead),
-      state: lead.state,
-      reason: lead.reason ?? "",
-      id: lead.id,
-      name: showInvisible(lead.enquiry.name),
-      "e-mail": showInvisible(lead.enquiry.email),
-      phone: `+${lead.enquiry.countryCode} ${lead.enquiry.phoneNumber}`,
-    })),
-  );
-  console.log(
-    `${plural(leads.length, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(who)}`,
-  );
+  const query = personQueryOf(who);
+  const leads = () => personLeads(store, query, "newest first");
+  if (json) return printJson(leads());
+  const count = await printStreamedTable(async function* () {
+    for await (const lead of leads()) {
+      yield {
+        time: time(lead),
+        state: lead.state,
+        reason: lead.reason ?? "",
+        id: lead.id,
+        name: showInvisible(lead.enquiry.name),
+        "e-mail": showInvisible(lead.enquiry.email),
+        phone: `+${lead.enquiry.countryCode} ${lead.enquiry.phoneNumber}`,
+      };
+    }
+  });
+  if (count === 0) return console.log("No lead of that person.");
+  console.log(`${plural(count, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(who)}`);
 }
 
 /**
@@ -330,32 +258,20 @@ async function find(who: string) {
  * to erase it at the others. Exits 1 when one that can be told was not.
  */
 async function erase(who: string) {
-  const byId = LEAD_ID.test(who.trim().toLowerCase());
-  const leads = byId
-    ? (await store.list()).filter((lead) => lead.id === who.trim().toLowerCase())
-    : await personLeads(who);
-  if (byId && leads.length === 0) fail(`leads: no lead ${showInvisible(who)}`);
   const now = new Date();
-  // What each destination may hold is read by the erasure itself, after it is recorded: a send
-  // that began before is named, one that would begin after never goes out.
-  const holding: [string, DestinationName[]][] = [];
-  for (const lead of leads) holding.push([lead.id, await store.erase(lead)]);
-  logLine({ event: "erase", leads: leads.length });
+  const { byId, erased } = await eraseLeads(store, who);
+  logLine({ event: "erase", leads: erased.length });
   console.log(
-    byId ? `Erased lead ${leads[0]?.id}.` : `Erased ${plural(leads.length, "lead")} of that person.`,
+    byId ? `Erased lead ${erased[0]?.id}.` : `Erased ${plural(erased.length, "lead")} of that person.`,
   );
   const webhook =
     env.LEAD_WEBHOOK_URL && env.LEAD_WEBHOOK_SECRET
       ? createWebhookSender({ url: env.LEAD_WEBHOOK_URL, secret: env.LEAD_WEBHOOK_SECRET })
       : null;
-  // What the operator does where a destination cannot hear of an erasure.
-  const byHand: Record<Exclude<DestinationName, "webhook">, string> = {
-    emailjs: "delete its mail from the agency's mailbox",
-  };
-  for (const [id, destinations] of holding) {
-    for (const destination of destinations) {
+  for (const { id, holding } of erased) {
+    for (const destination of holding) {
       if (destination === "webhook") await tellWebhook(webhook, id, now);
-      else console.log(`${id}: may hold it, cannot be told: ${destination} — ${byHand[destination]}.`);
+      else console.log(`${id}: may hold it, cannot be told: ${destination} — ${ERASE_BY_HAND[destination]}.`);
     }
   }
 }
@@ -421,36 +337,21 @@ async function databaseDeliverer(connected: Database) {
 
 /** Leads per source, medium and campaign received in the last `days` days, by what became of them. */
 async function sources(days: number) {
-  const since = Date.now() - days * 24 * 60 * 60 * 1000;
-  const recent = (await store.list()).filter((lead) => Date.parse(lead.receivedAt) >= since);
-  const rows = new Map<string, { source: string; medium: string; campaign: string; counts: number[] }>();
-  for (const lead of recent) {
-    const channel = channelOf(lead.source);
-    const key = JSON.stringify([channel.source, channel.medium, channel.campaign]);
-    const row = rows.get(key) ?? { ...channel, counts: [0, 0, 0] };
-    const column = lead.state === "sent" ? 0 : UNDELIVERED_STATES.includes(lead.state) ? 1 : 2;
-    row.counts[column] = (row.counts[column] ?? 0) + 1;
-    rows.set(key, row);
-  }
-  const total = (row: { counts: number[] }) => row.counts.reduce((sum, count) => sum + count, 0);
-  const sorted = [...rows.values()].sort(
-    (a, b) =>
-      total(b) - total(a) ||
-      `${a.source}/${a.medium}/${a.campaign}`.localeCompare(`${b.source}/${b.medium}/${b.campaign}`),
-  );
-  const period = `the last ${plural(days, "day")} (since ${new Date(since).toISOString().replace("T", " ").slice(0, 16)} UTC)`;
-  if (sorted.length === 0) return console.log(`No leads in ${period}.`);
+  const since = new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+  const rows = await leadsPerSource(store, since);
+  const period = `the last ${plural(days, "day")} (since ${since.toISOString().replace("T", " ").slice(0, 16)} UTC)`;
+  if (rows.length === 0) return console.log(`No leads in ${period}.`);
   console.log(
     `Leads per source over ${period}: delivered (sent), waiting (pending, inbox, failed), quarantined (spam).`,
   );
   printTable(
-    sorted.map((row) => ({
+    rows.map((row) => ({
       source: showInvisible(row.source),
       medium: showInvisible(row.medium),
       campaign: showInvisible(row.campaign),
-      delivered: row.counts[0],
-      waiting: row.counts[1],
-      quarantined: row.counts[2],
+      delivered: row.delivered,
+      waiting: row.waiting,
+      quarantined: row.quarantined,
     })),
   );
 }

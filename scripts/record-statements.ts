@@ -198,6 +198,7 @@ try {
   await store.scan();
   await store.list();
   for await (const _ of store.each(at(0))) break;
+  for await (const _ of store.each(at(0), "newest first")) break;
   await store.counts(new Map([[inbox.id, inbox]]));
   await store.probe();
   await store.isErased(inbox);

@@ -11,12 +11,12 @@ import { join, resolve } from "node:path";
 import { openCommandDatabase } from "~/db/command-database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
 import { parseEnv } from "~/env.server";
+import { readArguments, usageLine } from "~/leads/operations/command-forms";
 import { PREVIOUS_VITALS_FILE, VITALS_FILE } from "~/vitals/folder-store.server";
 import type { VitalsRecord } from "~/vitals/metrics";
 import { readPostgresRecords } from "~/vitals/postgres-store.server";
 import { renderReport } from "~/vitals/report-html";
 import { formatSummary, parseRecords, SUMMARY_WINDOW_MS, summarise } from "~/vitals/summary";
-import { readArguments, usageLine } from "./lib/command-forms";
 
 const args = readArguments("vitals", process.argv.slice(2));
 if (!args) {

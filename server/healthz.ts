@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database, DatabaseState } from "~/db/database.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
-import type { LeadService } from "~/leads/service.server";
+import type { LeadService } from "~/leads/lead-service.server";
 import { answerPlain } from "./responses";
 
 /**

@@ -15,13 +15,13 @@ import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import { env, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
 import { createClientResolver } from "~/http/client-address.server";
+import { createServices } from "./app-services";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
 import { createRequestHandler } from "./remix-handler";
 import { answerClientError, answerConnect, MAX_HEAD_BYTES, settleRequestUrl } from "./request-line";
 import { logRequest } from "./request-log";
 import { answerPlain, guardResponse, refuseMethod } from "./responses";
-import { createServices } from "./services";
 
 installGlobals({ nativeFetch: true });
 warnIfSiteUrlMissing();

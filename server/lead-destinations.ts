@@ -9,8 +9,8 @@ import { leadFailed, leadReceived, type WebhookMessage } from "~/destinations/we
 import type { Env } from "~/env.server";
 import type { DestinationRoutes, GaveUp } from "~/leads/delivery/delivery.server";
 import type { Lead } from "~/leads/lead";
+import type { DirectSenders } from "~/leads/lead-service.server";
 import { emailJsResult } from "~/leads/retry-policy";
-import type { DirectSenders } from "~/leads/service.server";
 import { logMailFailure } from "~/mail/failures.server";
 import type { MailTransport } from "~/mail/types";
 

@@ -45,7 +45,7 @@ const LAST_RETRY_MS = 30_000;
 /**
  * Time limits that keep a page or an enquiry from waiting on a stuck database: a connection is
  * given 3 s, a lock 2 s, a statement 5 s. An enquiry waits at most 2 s for its insert, then goes
- * to the spool (~/leads/service.server).
+ * to the spool (~/leads/lead-service.server).
  */
 const POOL_LIMITS = {
   connectionTimeoutMillis: 3_000,

@@ -84,7 +84,7 @@ export async function loadEnquiry(
   return { notice: await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER)) };
 }
 
-/** What the action uses of the server's services (server/services.ts). */
+/** What the action uses of the server's services (server/app-services.ts). */
 type EnquiryContext = Pick<
   AppLoadContext,
   "client" | "leads" | "enquiryLimits" | "spamRules" | "notices" | "submissions" | "privacyNotices"
@@ -220,7 +220,7 @@ function limited(refusal: Extract<Allowance<EnquiryLimitName>, { allowed: false 
  * simultaneous enquiries never pass more than the limits allow; gives them back when nothing
  * could be kept or sent: only an accepted enquiry counts. Kept in the store or its spool, or
  * when neither can, sent directly to every destination that takes a direct send, the visitor
- * waiting for their answers (~/leads/service.server).
+ * waiting for their answers (~/leads/lead-service.server).
  */
 async function deliver(
   enquiry: Enquiry,

@@ -16,6 +16,9 @@ export const MAX_LEADS = 10_000;
 /** How many quarantined leads of one reason the store keeps; past it, the oldest of that reason go. */
 export const MAX_SPAM_PER_REASON = 1_000;
 
+/** The order `each` reads leads in: by the time received, then the id. */
+export type LeadOrder = "oldest first" | "newest first";
+
 /** A claimed lead, or when the next pending lead is due (ms; null when none waits). */
 export type NextClaim = { lead: Lead } | { lead: null; dueAt: number | null };
 
@@ -139,10 +142,11 @@ export interface LeadStore {
   /** Every lead, oldest first (the operator's list). */
   list(): Promise<Lead[]>;
   /**
-   * Every lead received at or after `since` (all without it), oldest first, read a few at a time
-   * as the caller takes them, so an export of the whole store holds a page in memory, not the store.
+   * Every lead received at or after `since` (all without it), oldest first (or newest first),
+   * read a few at a time as the caller takes them, so an export or a listing of the whole store
+   * holds a page in memory, not the store.
    */
-  each(since?: Date): AsyncIterable<Lead>;
+  each(since?: Date, order?: LeadOrder): AsyncIterable<Lead>;
   /** The count of each state; `unwrittenOutcomes` (delivery's, by lead id) win over what is stored. */
   counts(unwrittenOutcomes?: ReadonlyMap<string, Lead>): Promise<LeadCounts>;
   /** Removes leads past their retention (never `pending` ones) and old erasure records; returns how many leads. */

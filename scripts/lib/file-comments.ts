@@ -1,5 +1,5 @@
 /**
- * The rule `npm run check` holds the source of app/, server/ and scripts/ to (scripts/check-file-comments.ts
+ * The rule `npm run check` holds the source of app/, server/, scripts/ and bench/ to (scripts/check-file-comments.ts
  * runs it): every file opens with a comment saying its job, and every document a comment cites exists.
  *
  * Whether the first comment says the job in one sentence is for a reader to judge; that there is
@@ -10,7 +10,7 @@ import { join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 
 /** The folders whose source files are held to the rule. */
-export const SOURCE_FOLDERS = ["app", "server", "scripts"] as const;
+export const SOURCE_FOLDERS = ["app", "server", "scripts", "bench"] as const;
 
 const SOURCE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 

@@ -2,7 +2,7 @@
  * What `npm start`, the bench and the load test share: a build when one is missing, the project's
  * root, and a process's memory.
  *
- * Servers start with scripts/lib/server-process.ts, as in the browser tests.
+ * Servers start with tests/support/server-process.ts, as in the browser tests.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

@@ -33,6 +33,16 @@ export const TIMERS_ALLOWED: Readonly<Record<string, TimerAllowance>> = {
     reason:
       "fake visitors that pace their requests on purpose: the traffic a fault test puts on the server, not a wait before an assertion",
   },
+  "tests/support/server-process.ts": {
+    functions: ["startServer", "databaseReady", "stopProcess"],
+    reason:
+      "polls a child server until /healthz answers (within a deadline), and SIGKILLs one that outlives SIGTERM by 5 s: the state is awaited, the timer only paces the polls",
+  },
+  "tests/support/fake-emailjs.ts": {
+    functions: ["startFakeEmailJs"],
+    reason:
+      "the fake's own behaviour: an answer delayed as a test asks, and another listen on port 443 while a previous worker's fake lets it go",
+  },
 };
 
 export interface FixedWait {

@@ -1,19 +1,13 @@
 import { join } from "node:path";
 import { ALERT_CHECK_MS } from "../../app/leads/alerts.server";
-import { emailJsAppEnv } from "../../scripts/lib/fake-emailjs";
-import {
-  importLeadsInto,
-  leadsCli,
-  postEnquiry,
-  readLeads,
-  writeLeadFile,
-} from "../../scripts/lib/lead-fixtures";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
+import { emailJsAppEnv } from "../support/fake-emailjs";
 import { figures } from "../support/fault-watch";
+import { importLeadsInto, leadsCli, postEnquiry, readLeads, writeLeadFile } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectCountStays, windowCovering } from "../support/quiet-window";
 import { startReplicas } from "../support/replicas";
+import { type RunningServer, startServer } from "../support/server-process";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 // The team chat's alerts from the built server: a real loopback receiver stands in for Slack's

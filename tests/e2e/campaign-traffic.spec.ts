@@ -1,9 +1,9 @@
-import { startServer } from "../../scripts/lib/server-process";
 import { startCachingProxy } from "../support/caching-proxy";
 import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { guideCacheKey } from "../support/nginx-guide";
 import { type RawResponse, raw } from "../support/raw-http";
+import { startServer } from "../support/server-process";
 
 const browser = { "Accept-Encoding": "gzip, deflate, br, zstd" };
 const siteUrl = "https://www.nirmaan.digital";

@@ -1,11 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
-import { databaseStatus, healthDetails } from "../../scripts/lib/server-process";
 import { enquiryStream, figures, postOne, sendsPerName, watchPages } from "../support/fault-watch";
+import { leadsCli, requestsFor } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { type ReplicaSet, startReplicas } from "../support/replicas";
+import { databaseStatus, healthDetails } from "../support/server-process";
 
 // PostgreSQL broken under running replicas of the built server: stopped, a deliverer killed
 // or cut off, a table locked. Every enquiry answered 303 is kept (in the data folder's spool

@@ -6,14 +6,9 @@ import {
   createCertificateAuthority,
   type ServerCertificate,
   signServerCertificate,
-} from "../../scripts/lib/certificates";
-import {
-  databaseStatus,
-  healthDetails,
-  type RunningServer,
-  startServer,
-} from "../../scripts/lib/server-process";
+} from "../support/certificates";
 import { startPostgres, type TestPostgres } from "../support/postgres";
+import { databaseStatus, healthDetails, type RunningServer, startServer } from "../support/server-process";
 
 // The TLS promises of docs/deploying.md ("Several replicas"), with the real built server and a
 // real PostgreSQL serving TLS with a certificate for 127.0.0.1 signed by a CA made here: `sslmode=verify-full` with that CA

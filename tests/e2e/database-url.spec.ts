@@ -4,19 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { MIGRATION_LOCK } from "~/db/advisory-locks.server";
-import { COMMANDS, type CommandName, everyInvocation } from "../../scripts/lib/command-forms";
-import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { postEnquiry, requestsFor } from "../../scripts/lib/lead-fixtures";
+import { COMMANDS, type CommandName, everyInvocation } from "~/leads/operations/command-forms";
+import { validEnquiry } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
+import { test as base, expect } from "../support/fixtures";
+import { postEnquiry, requestsFor } from "../support/lead-fixtures";
+import { startPostgres, type TestPostgres } from "../support/postgres";
 import {
   freePort,
   healthDetails,
   type RunningServer,
   startServer,
   TEST_HEALTH_TOKEN,
-} from "../../scripts/lib/server-process";
-import { validEnquiry } from "../support/enquiry-page";
-import { test as base, expect } from "../support/fixtures";
-import { startPostgres, type TestPostgres } from "../support/postgres";
+} from "../support/server-process";
 
 // A wrong DATABASE_URL, each way an operator gets it wrong, with the real built server and a
 // real PostgreSQL: one start-up line names the variable and the cause (never the password or

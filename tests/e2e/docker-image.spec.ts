@@ -6,10 +6,10 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
-import { databaseReady, freePort, startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { processTest as test } from "../support/fixtures";
 import { startPostgres } from "../support/postgres";
+import { databaseReady, freePort, startServer } from "../support/server-process";
 
 /**
  * Docker cannot run on our machines, so this mirrors the image instead: it reads the

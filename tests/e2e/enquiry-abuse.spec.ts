@@ -3,8 +3,6 @@ import { Agent, request as httpRequest } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readLeads } from "../../scripts/lib/lead-fixtures";
-import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   enquiryBody,
   enquiryForm,
@@ -15,6 +13,8 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { readLeads } from "../support/lead-fixtures";
+import { healthDetails, type RunningServer, startServer } from "../support/server-process";
 
 const LIMIT = 2;
 

@@ -5,21 +5,6 @@ import { join } from "node:path";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { PRIVACY_NOTICE_VERSION } from "../../app/privacy-notice";
 import {
-  EMAILJS_KEYS,
-  emailJsAppEnv,
-  type FakeEmailJs,
-  startFakeEmailJs,
-} from "../../scripts/lib/fake-emailjs";
-import {
-  leadNamed,
-  leadsCli,
-  postEnquiry,
-  readLeads,
-  requestsFor,
-  runLeadsCli,
-} from "../../scripts/lib/lead-fixtures";
-import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
-import {
   type EnquiryValues,
   enquiryBody,
   enquiryForm,
@@ -29,8 +14,18 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
+import { EMAILJS_KEYS, emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
+import {
+  leadNamed,
+  leadsCli,
+  postEnquiry,
+  readLeads,
+  requestsFor,
+  runLeadsCli,
+} from "../support/lead-fixtures";
 import { expectCountStays, expectThroughout, windowCovering } from "../support/quiet-window";
+import { healthDetails, type RunningServer, startServer } from "../support/server-process";
 
 // One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
 // test's enquiry has a name of its own, and a test counts only the requests carrying it: a

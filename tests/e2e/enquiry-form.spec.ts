@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { NOTICE_TIMEOUT_MS } from "../../app/enquiry/notices";
-import { readLeads } from "../../scripts/lib/lead-fixtures";
 import {
   type EnquiryValues,
   enquiryForm,
@@ -12,6 +11,7 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { readLeads } from "../support/lead-fixtures";
 import { isHydratedAndRendered, runClockUntil, stopPageClock } from "../support/page-clock";
 
 // These tests use the default server: no EmailJS (leads stay in the store's inbox), no rate limit.

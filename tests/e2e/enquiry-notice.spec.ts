@@ -1,5 +1,4 @@
 import type { Browser, Page } from "@playwright/test";
-import { startServer } from "../../scripts/lib/server-process";
 import { startCachingProxy } from "../support/caching-proxy";
 import {
   enquiryBody,
@@ -12,6 +11,7 @@ import {
 import { expect, test } from "../support/fixtures";
 import { guideCacheKey } from "../support/nginx-guide";
 import { raw } from "../support/raw-http";
+import { startServer } from "../support/server-process";
 
 // The default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 

@@ -5,8 +5,6 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import type { Lead } from "../../app/leads/lead";
-import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../../scripts/lib/lead-fixtures";
-import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,
   enquiryBody,
@@ -18,7 +16,9 @@ import {
   waitForHydration,
 } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { leadNamed, leadsCli, readLeads, writeLeadFile } from "../support/lead-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
+import { healthDetails, type RunningServer, startServer } from "../support/server-process";
 
 const THROTTLE_SECONDS = 60;
 const BLOCKED = { domain: "blocked.example", phone: "919000000001" };

@@ -1,9 +1,9 @@
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { startCachingProxy } from "../support/caching-proxy";
 import { processTest as test } from "../support/fixtures";
 import { exchange, raw, statusLines } from "../support/raw-http";
+import { type RunningServer, startServer } from "../support/server-process";
 
 /**
  * The URL the app serves is made by the server from the request target's path and query and a

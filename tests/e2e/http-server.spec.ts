@@ -1,10 +1,10 @@
 import { Agent, request as httpRequest } from "node:http";
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
-import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { processTest as test } from "../support/fixtures";
 import { exchange, statusLines } from "../support/raw-http";
+import { startServer } from "../support/server-process";
 
 /**
  * What the server (server/index.ts) does below the app, seen from raw sockets: odd request

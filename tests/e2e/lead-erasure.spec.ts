@@ -4,12 +4,12 @@ import { POST_TIMEOUT_MS } from "../../app/destinations/post-json.server";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import type { DeliveryRecord } from "../../app/leads/lead";
 import { FIRST_RETRY_MS } from "../../app/leads/retry-policy";
-import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadsCli, postEnquiry, requestsFor } from "../../scripts/lib/lead-fixtures";
-import { databaseReady, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { type EnquiryValues, validEnquiry } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs } from "../support/fake-emailjs";
+import { leadsCli, postEnquiry, requestsFor } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
+import { databaseReady, type RunningServer, startServer } from "../support/server-process";
 import {
   type ReceivedRequest,
   type ReceiverAnswer,

@@ -18,7 +18,10 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
-import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
+import { validEnquiry } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
+import { watchPages as watchTargets } from "../support/fault-watch";
+import { test as base, expect } from "../support/fixtures";
 import {
   leadNamed,
   postEnquiry,
@@ -26,12 +29,9 @@ import {
   requestsFor,
   runLeadsCli,
   writeLeadFile,
-} from "../../scripts/lib/lead-fixtures";
-import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
-import { validEnquiry } from "../support/enquiry-page";
-import { watchPages as watchTargets } from "../support/fault-watch";
-import { test as base, expect } from "../support/fixtures";
+} from "../support/lead-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
+import { healthDetails, type RunningServer, startServer } from "../support/server-process";
 
 // The lead pipeline broken from its surroundings, as an outside test broke it: a full or
 // read-only disk, odd entries in leads/, a rolling deploy, twin containers, a deleted folder,

@@ -3,13 +3,13 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import type { DeliveryRecord } from "../../app/leads/lead";
-import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadsCli, readLeads, writeLeadWith } from "../../scripts/lib/lead-fixtures";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs } from "../support/fake-emailjs";
 import { expect } from "../support/fixtures";
+import { leadsCli, readLeads, writeLeadWith } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
+import { type RunningServer, startServer } from "../support/server-process";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 // The data folder's two writers at once, as an outside test raced them: the server writing

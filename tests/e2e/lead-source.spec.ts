@@ -3,15 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "@playwright/test";
 import type { LeadSource } from "../../app/lead-parts/source";
-import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import {
-  leadNamed,
-  readLeads,
-  requestsFor,
-  runLeadsCli,
-  writeLeadFile,
-} from "../../scripts/lib/lead-fixtures";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import {
   enquiryBody,
   enquiryForm,
@@ -20,7 +11,10 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { test as base, expect } from "../support/fixtures";
+import { leadNamed, readLeads, requestsFor, runLeadsCli, writeLeadFile } from "../support/lead-fixtures";
+import { type RunningServer, startServer } from "../support/server-process";
 
 // Each test's enquiry has a name of its own, and every check finds its lead, mail and rows by it
 // or counts the change it made: the tests share one server, store and EmailJS fake, in order.

@@ -1,11 +1,11 @@
 import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import pg from "pg";
-import { requestsFor } from "../../scripts/lib/lead-fixtures";
-import { healthDetails, type RunningServer } from "../../scripts/lib/server-process";
 import { enquiryStream, figures } from "../support/fault-watch";
+import { requestsFor } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { leadsInDatabase, type Replica, startReplica, startReplicas } from "../support/replicas";
+import { healthDetails, type RunningServer } from "../support/server-process";
 import { type ReceivedRequest, startWebhookReceiver } from "../support/webhook-receiver";
 
 // Finding 2 of issue 38, repeated: three replicas of the built server on one PostgreSQL, with

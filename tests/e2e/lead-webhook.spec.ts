@@ -3,14 +3,6 @@ import { expect, type TestInfo } from "@playwright/test";
 import { POST_TIMEOUT_MS } from "../../app/destinations/post-json.server";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { FIRST_RETRY_MS } from "../../app/leads/retry-policy";
-import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadsCli, postEnquiry, requestsFor, writeLeadFile } from "../../scripts/lib/lead-fixtures";
-import {
-  databaseReady,
-  healthDetails,
-  type RunningServer,
-  startServer,
-} from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,
   enquiryForm,
@@ -19,9 +11,12 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs } from "../support/fake-emailjs";
+import { leadsCli, postEnquiry, requestsFor, writeLeadFile } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
 import { startReplicas } from "../support/replicas";
+import { databaseReady, healthDetails, type RunningServer, startServer } from "../support/server-process";
 import {
   closedPort,
   type ReceivedRequest,

@@ -11,7 +11,7 @@ import {
   leadsCli,
   writeLeadFile,
   writeLeadWith,
-} from "../../scripts/lib/lead-fixtures";
+} from "../support/lead-fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
 // `npm run leads -- --csv`, the built command on both stores: the same leads in a data folder

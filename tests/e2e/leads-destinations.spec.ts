@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base, expect } from "@playwright/test";
 import type { DeliveryRecord, LeadDestinations } from "../../app/leads/lead";
-import { importLeadsInto, leadsCli, writeLeadWith } from "../../scripts/lib/lead-fixtures";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
+import { importLeadsInto, leadsCli, writeLeadWith } from "../support/lead-fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
+import { type RunningServer, startServer } from "../support/server-process";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 // `npm run leads` and its destinations, the built command on both stores: each destination's

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { freePort } from "../../scripts/lib/server-process";
+import { freePort } from "../support/server-process";
 
 // The npm scripts an operator runs (README.md and docs/ name them), started the way an operator
 // starts them, so a script that no longer starts (a missing module, a broken import alias) fails

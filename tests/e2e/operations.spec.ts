@@ -4,11 +4,11 @@ import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readLeads } from "../../scripts/lib/lead-fixtures";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { readLeads } from "../support/lead-fixtures";
 import { writeReadByServer } from "../support/raw-http";
+import { type RunningServer, startServer } from "../support/server-process";
 
 test("documents must be revalidated; hashed build assets are cached for a year", async ({ request }) => {
   const home = await request.get("/");

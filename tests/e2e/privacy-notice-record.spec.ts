@@ -9,15 +9,6 @@ import { publishedPrivacyNotice, readPublished } from "../../app/privacy-notice/
 import type { PrivacyNoticeRecord } from "../../app/privacy-notice/record";
 import { privacyNoticeSha256 } from "../../app/privacy-notice/rendering.server";
 import { fillPrivacyNotice } from "../../app/privacy-notice/text";
-import { emailJsAppEnv, type FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { leadsCli, requestsFor } from "../../scripts/lib/lead-fixtures";
-import {
-  databaseReady,
-  databaseStatus,
-  healthDetails,
-  type RunningServer,
-  startServer,
-} from "../../scripts/lib/server-process";
 import {
   type EnquiryValues,
   enquiryForm,
@@ -26,8 +17,17 @@ import {
   validEnquiry,
   waitForHydration,
 } from "../support/enquiry-page";
+import { emailJsAppEnv, type FakeEmailJs } from "../support/fake-emailjs";
+import { leadsCli, requestsFor } from "../support/lead-fixtures";
 import type { TestPostgres } from "../support/postgres";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
+import {
+  databaseReady,
+  databaseStatus,
+  healthDetails,
+  type RunningServer,
+  startServer,
+} from "../support/server-process";
 
 // Each lead records the privacy notice its sender was shown, end to end: a real browser on the
 // built server, with and without JavaScript, on the folder store and on PostgreSQL; the

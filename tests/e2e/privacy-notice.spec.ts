@@ -1,10 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { PRIVACY_NOTICE_VERSION } from "../../app/privacy-notice";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { enquiryForm, fillEnquiry, NOTICE, validEnquiry, waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
 import { settledLayoutShift } from "../support/layout-shift";
+import { type RunningServer, startServer } from "../support/server-process";
 
 // One server for the file, configured as an operator would: the notice must say what it says.
 const test = base.extend<object, { app: RunningServer }>({

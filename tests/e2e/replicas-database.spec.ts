@@ -2,11 +2,11 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
-import { postEnquiry } from "../../scripts/lib/lead-fixtures";
-import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../../scripts/lib/server-process";
 import { validEnquiry } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { postEnquiry } from "../support/lead-fixtures";
 import { startPostgres, type TestPostgres } from "../support/postgres";
+import { type RunningServer, startServer, TEST_HEALTH_TOKEN } from "../support/server-process";
 
 // Two real servers with one DATABASE_URL, as two replicas behind a balancer: what one server
 // promises holds for both together.

@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { LEASE_SECONDS } from "../../app/leads/postgres/store.server";
-import { requestsFor } from "../../scripts/lib/lead-fixtures";
 import { NOTICE } from "../support/enquiry-page";
 import { figures, postOne, sendsPerName } from "../support/fault-watch";
+import { requestsFor } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectCountStays, windowCovering } from "../support/quiet-window";
 import { leadsInDatabase, type ReplicaSet, startReplicas } from "../support/replicas";

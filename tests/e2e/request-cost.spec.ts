@@ -1,17 +1,12 @@
 import { expect } from "@playwright/test";
-import {
-  buildVersion,
-  expensiveRequests,
-  type Measured,
-  measure,
-} from "../../scripts/lib/expensive-requests";
-import { startServer } from "../../scripts/lib/server-process";
+import { buildVersion, expensiveRequests, type Measured, measure } from "../../bench/lib/expensive-requests";
 import { processTest, test } from "../support/fixtures";
 import { raw } from "../support/raw-http";
+import { startServer } from "../support/server-process";
 
 /**
  * No request costs the server much more than a small one of its kind, however large it is
- * (docs/decisions/026-routes-known-up-front.md): each request of scripts/lib/expensive-requests.ts,
+ * (docs/decisions/026-routes-known-up-front.md): each request of bench/lib/expensive-requests.ts,
  * as large as a client can send, is refused or costs the built server's main thread (its event
  * loop) at most three times what its small counterpart costs. Before lazy route discovery was
  * turned off, a not-found page or a manifest request on a path of 2,000 segments cost a hundred

@@ -1,9 +1,9 @@
 import { describeMigration } from "../../app/db/migrate.server";
 import { readMigrations } from "../../app/db/migrations.server";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
-import type { FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { requestsFor } from "../../scripts/lib/lead-fixtures";
+import type { FakeEmailJs } from "../support/fake-emailjs";
 import { figures } from "../support/fault-watch";
+import { requestsFor } from "../support/lead-fixtures";
 import { fakeHostFor, replicaTest } from "../support/postgres-fixtures";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
 import { RELEASES, startReleaseReplica, unpackRelease } from "../support/release-server";

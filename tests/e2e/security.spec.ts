@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, NOTICE, validEnquiry, waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { startServer } from "../support/server-process";
 
 /** Every kind of response the app itself produces: documents, data, and resource routes. */
 const sharedDocuments = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];

@@ -1,8 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { startServer } from "../../scripts/lib/server-process";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { raw } from "../support/raw-http";
+import { startServer } from "../support/server-process";
 
 const browser = { "Accept-Encoding": "gzip, deflate, br, zstd" };
 const shared = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy"];

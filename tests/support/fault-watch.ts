@@ -1,8 +1,8 @@
 import type { TestInfo } from "@playwright/test";
 import { HONEYPOT_FIELD } from "../../app/enquiry/trap-fields";
-import type { FakeEmailJs } from "../../scripts/lib/fake-emailjs";
-import { requestsFor } from "../../scripts/lib/lead-fixtures";
 import { NOTICE, validEnquiry } from "./enquiry-page";
+import type { FakeEmailJs } from "./fake-emailjs";
+import { requestsFor } from "./lead-fixtures";
 
 // What fault tests watch while they break things: pages, a stream of enquiries, and what
 // reached the fake EmailJS.

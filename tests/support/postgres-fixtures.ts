@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FakeEmailJs, startFakeEmailJs } from "../../scripts/lib/fake-emailjs";
+import { type FakeEmailJs, startFakeEmailJs } from "./fake-emailjs";
 import { processTest } from "./fixtures";
 import { startPostgres, type TestPostgres } from "./postgres";
 

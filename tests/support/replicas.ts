@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { emailJsAppEnv, type FakeEmailJs, type RecordedRequest } from "../../scripts/lib/fake-emailjs";
-import { leadsCli } from "../../scripts/lib/lead-fixtures";
-import { databaseReady, type RunningServer, startServer } from "../../scripts/lib/server-process";
+import { emailJsAppEnv, type FakeEmailJs, type RecordedRequest } from "./fake-emailjs";
+import { leadsCli } from "./lead-fixtures";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./round-robin-proxy";
+import { databaseReady, type RunningServer, startServer } from "./server-process";
 
 /** Every replica signs and reads the others' success notices with this key. */
 export const SHARED_NOTICE_SECRET = "replica-tests-notice-secret-0123456789abcdef";

@@ -4,8 +4,8 @@
 import { type Browser, expect } from "@playwright/test";
 import pg from "pg";
 import { DELIVERER_LOCK } from "../../app/db/advisory-locks.server";
-import type { FakeEmailJs } from "../../scripts/lib/fake-emailjs";
 import { enquiryForm, fillEnquiry, NOTICE, validEnquiry } from "./enquiry-page";
+import type { FakeEmailJs } from "./fake-emailjs";
 import { type Replica, sentBy } from "./replicas";
 
 /** Runs `sql` with `values` on the database at `url`; its rows. */

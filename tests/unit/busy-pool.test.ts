@@ -6,7 +6,7 @@ import { BUSY_REPORT_MS, type Database } from "~/db/database.server";
 import { handleEnquiry } from "~/enquiry/action.server";
 import { HONEYPOT_FIELD } from "~/enquiry/trap-fields";
 import { parseEnv } from "~/env.server";
-import { createServices } from "../../server/services";
+import { createServices } from "../../server/app-services";
 import { gate } from "../support/gate";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 

@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkFileComments, findCommentFaults, opensWithComment } from "../../scripts/lib/file-comments";
+import { runCheckScript } from "../support/check-script";
 
 const DECISION = "docs/decisions/023-one-guard-per-danger.md";
 const exists = (path: string) => path === DECISION;
@@ -81,12 +80,7 @@ describe("scripts/check-file-comments.ts", () => {
 
   it("the script exits 1 naming the file when a folder breaks the rule, and 0 when it keeps it", async () => {
     root = mkdtempSync(join(tmpdir(), "file-comments-"));
-    const script = join(process.cwd(), "node_modules", ".bin", "vite-node");
-    const run = (folder: string) =>
-      promisify(execFile)(script, ["scripts/check-file-comments.ts", folder], { cwd: process.cwd() }).then(
-        ({ stderr }) => ({ code: 0, stderr }),
-        (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
-      );
+    const run = (folder: string) => runCheckScript("scripts/check-file-comments.ts", [folder]);
     writeFileSync(join(root, "good.ts"), "/** Good. */\nexport const a = 1;\n");
     expect(await run(root)).toEqual({ code: 0, stderr: "" });
 

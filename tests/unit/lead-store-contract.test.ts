@@ -166,7 +166,7 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     });
   });
 
-  it("reads the leads from a time, oldest first (ties by id), a page at a time, as list reads them, never an erased one", async () => {
+  it("reads the leads from a time, oldest or newest first (ties by id), a page at a time, as list reads them, never an erased one", async () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const place = await kind.place();
     const clock = fakeClock();
@@ -191,6 +191,14 @@ describe.each(kinds)("the lead store contract: $name", (kind) => {
     const all: Lead[] = [];
     for await (const lead of place.open().each()) all.push(lead);
     expect(all.map((lead) => lead.id)).toEqual([before.id, ...read.map((lead) => lead.id)]);
+    // Newest first (the operator's listing): the same leads, the other way round, pages turning on the id too.
+    const newest: Lead[] = [];
+    for await (const lead of place.open().each(undefined, "newest first")) newest.push(lead);
+    expect(newest.map((lead) => lead.id)).toEqual(all.map((lead) => lead.id).reverse());
+    const newestSince: Lead[] = [];
+    const since = new Date(same[0]?.receivedAt ?? "");
+    for await (const lead of place.open().each(since, "newest first")) newestSince.push(lead);
+    expect(newestSince).toEqual([...read].reverse());
   }, 60_000);
 
   it("writes an outcome every replica reads, and carries a lead's extra fields (its source)", async () => {

@@ -5,10 +5,10 @@ import type { DeliveryResult } from "~/destinations/destination";
 import type { WebhookSender } from "~/destinations/webhook.server";
 import type { WebhookMessage } from "~/destinations/webhook-events";
 import { type DeliveryRecord, type Lead, type LeadDestinations, leadStateOf, newLead } from "~/leads/lead";
-import { everyInvocation, optionProblem, readArguments, usageLine } from "../../scripts/lib/command-forms";
-import { ERASED_EVENT_ATTEMPTS, postLeadErased } from "../../scripts/lib/erased-event";
-import { describeDeliveries, leadJson } from "../../scripts/lib/lead-view";
-import { writeLeadsCsv } from "../../scripts/lib/leads-csv";
+import { everyInvocation, optionProblem, readArguments, usageLine } from "~/leads/operations/command-forms";
+import { ERASED_EVENT_ATTEMPTS, postLeadErased } from "~/leads/operations/erased-event";
+import { describeDeliveries, leadJson } from "~/leads/operations/lead-view";
+import { writeLeadsCsv } from "~/leads/operations/leads-csv";
 
 const AT = "2026-11-01T10:00:00.000Z";
 const ID = "0b6f2a1e-5c3d-4e8f-9a7b-1c2d3e4f5a6b";

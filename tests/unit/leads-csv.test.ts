@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import { type Lead, newLead } from "~/leads/lead";
-import { writeLeadsCsv } from "../../scripts/lib/leads-csv";
+import { writeLeadsCsv } from "~/leads/operations/leads-csv";
 
 // The export as a spreadsheet would read it: split on this file's `,` with its quotes, and also
 // split on another separator (`;` in most European locales, a tab) with no regard for them,

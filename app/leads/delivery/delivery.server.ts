@@ -16,7 +16,7 @@ import { type Lead, withDelivery } from "~/leads/lead";
 export type { DestinationSender, GaveUp } from "~/leads/delivery/sender.server";
 
 /**
- * How delivery reaches one destination, as server/services.ts wires it from the configuration:
+ * How delivery reaches one destination, as server/lead-destinations.ts wires it from the configuration:
  * its sender, or `held` when it is partly configured (EmailJS without one of its ids), so its
  * pending leads wait until it is fixed. A destination without a route is not configured: a
  * lead queued for it (an operator's release or retry) no longer goes there.

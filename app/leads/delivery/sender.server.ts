@@ -6,7 +6,7 @@ import { afterAttempt } from "~/leads/retry-policy";
 
 /**
  * Sends one lead to one destination and says how it went; never throws (a failure is
- * `{ ok: false }`). server/services.ts makes one per configured destination.
+ * `{ ok: false }`). server/lead-destinations.ts makes one per configured destination.
  */
 export type DestinationSender = (lead: Lead) => Promise<DeliveryResult>;
 

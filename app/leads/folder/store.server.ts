@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
 import {
   countLeads,
+  type LeadOrder,
   type LeadStore,
   type LeadStoreOptions,
   MAX_LEADS,
@@ -346,7 +347,7 @@ export function createFolderLeadStore(
 
     list: scan,
 
-    each: (since) => eachLeadFile(view, since),
+    each: (since, order) => eachLeadFile(view, since, order),
 
     counts: async (unwrittenOutcomes) =>
       countLeads(view.scanned() ? sorted() : await scan(), unwrittenOutcomes),
@@ -370,11 +371,15 @@ export function createFolderLeadStore(
 const READ_AHEAD = 16;
 
 /**
- * The leads of the folder received at or after `since`, oldest first, read a few files ahead of
- * the caller and none kept (the view is left as it is): what a scan would take, by the same
- * rules. A file that is not a usable lead gets one line and is skipped.
+ * The leads of the folder received at or after `since`, oldest (or newest) first, read a few
+ * files ahead of the caller and none kept (the view is left as it is): what a scan would take, by
+ * the same rules. A file that is not a usable lead gets one line and is skipped.
  */
-async function* eachLeadFile(view: FolderView, since?: Date): AsyncGenerator<Lead> {
+async function* eachLeadFile(
+  view: FolderView,
+  since?: Date,
+  order: LeadOrder = "oldest first",
+): AsyncGenerator<Lead> {
   const { folder, log } = view;
   const names = await readdir(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [] as string[];
@@ -383,10 +388,20 @@ async function* eachLeadFile(view: FolderView, since?: Date): AsyncGenerator<Lea
   const gone = new Set(await readdir(view.erased).catch(() => [] as string[]));
   const from = since?.getTime() ?? Number.NEGATIVE_INFINITY;
   // The name starts with the time received (13 digits of ms): sorted names are oldest first.
-  const wanted = names
+  const oldestFirst = names
     .filter((name) => LEAD_FILE_NAME.test(name) && Number(name.slice(0, 13)) >= from)
     .filter((name) => !gone.has(leadIdOfFileName(name) ?? ""))
     .sort();
+  // Two files with one id: the one that sorts first is the lead, in either order.
+  const firstOfId = new Map<string, string>();
+  for (const name of oldestFirst) {
+    const id = leadIdOfFileName(name) ?? name;
+    if (!firstOfId.has(id)) firstOfId.set(id, name);
+  }
+  const wanted =
+    order === "oldest first"
+      ? oldestFirst
+      : oldestFirst.filter((name) => firstOfId.get(leadIdOfFileName(name) ?? name) === name).reverse();
   const read = (name: string) =>
     readLeadFile(folder, name).catch((error: NodeJS.ErrnoException) =>
       // Removed since the listing (retention, an erasure): not a lead any more.

@@ -8,6 +8,7 @@ import {
   countLeads,
   countOldestPending,
   type LeadCounts,
+  type LeadOrder,
   type LeadStore,
   type LeadStoreOptions,
   MAX_LEADS,
@@ -244,7 +245,7 @@ export function createPostgresLeadStore(
       return leadsFromRows(rows);
     },
 
-    each: (since) => eachRow(database, since),
+    each: (since, order) => eachRow(database, since, order),
 
     counts: (unwrittenOutcomes) => countRows(database, unwrittenOutcomes),
 
@@ -319,15 +320,20 @@ const PAGE_ROWS = 500;
  * the last row of the one before (keyset on the index `leads_received`), so no statement or
  * transaction stays open while the caller works, and a lead added meanwhile never shifts a page.
  */
-async function* eachRow(database: Database, since?: Date): AsyncGenerator<Lead> {
+async function* eachRow(
+  database: Database,
+  since?: Date,
+  order: LeadOrder = "oldest first",
+): AsyncGenerator<Lead> {
+  const [past, direction] = order === "oldest first" ? [">", "ASC"] : ["<", "DESC"];
   // The last row's exact time, as text: a Date would drop its microseconds and read it again.
   let after = null as { at: string; id: string } | null;
   for (;;) {
     const { rows }: { rows: (LeadRow & { page_at: string })[] } = await database.query(
       `SELECT ${LEAD_SELECT}, l.received_at::text AS page_at FROM leads l
        WHERE l.received_at >= $1::timestamptz
-         AND ($2::timestamptz IS NULL OR (l.received_at, l.id) > ($2::timestamptz, $3::uuid))
-       ORDER BY l.received_at, l.id LIMIT ${PAGE_ROWS}`,
+         AND ($2::timestamptz IS NULL OR (l.received_at, l.id) ${past} ($2::timestamptz, $3::uuid))
+       ORDER BY l.received_at ${direction}, l.id ${direction} LIMIT ${PAGE_ROWS}`,
       [since?.toISOString() ?? "-infinity", after?.at ?? null, after?.id ?? null],
     );
     for (const row of rows) {

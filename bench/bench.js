@@ -21,12 +21,12 @@ import lighthouse from "lighthouse";
 import { throttling } from "lighthouse/core/config/constants.js";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
-import { CHROMIUM_FLAGS, findChromium } from "./lib/chromium";
+import { CHROMIUM_FLAGS, findChromium } from "../scripts/lib/chromium";
+import { ensureBuild, root } from "../scripts/lib/server.js";
+import { printTable } from "../scripts/lib/table.js";
+import { startServer, stopProcess } from "../tests/support/server-process";
 import { profileColdLoad } from "./lib/main-thread-tasks";
-import { ensureBuild, root } from "./lib/server.js";
-import { startServer, stopProcess } from "./lib/server-process";
 import { notFoundPath, siteRoutes } from "./lib/site-routes";
-import { printTable } from "./lib/table.js";
 
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run bench
@@ -448,7 +448,7 @@ async function runThroughput(base) {
     capture,
     JSON.stringify({ status: home.status, headers: home.headers, body: home.body.toString("base64") }),
   );
-  const staticServer = spawn(process.execPath, [join(root, "scripts/lib/static-server.js"), capture], {
+  const staticServer = spawn(process.execPath, [join(root, "bench/lib/static-server.js"), capture], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   try {

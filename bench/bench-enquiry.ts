@@ -4,14 +4,14 @@
  * and once with the lead store alone (no EmailJS), and prints latency percentiles and counts.
  * Every enquiry is stored before it is answered; "delivered" counts what reached EmailJS by the
  * end of the run (delivery is paced, 50 ms here) and what the store holds.
- * Run: npm run bench:enquiry   (npx vite-node scripts/bench-enquiry.ts)
+ * Run: npm run bench:enquiry   (npx vite-node bench/bench-enquiry.ts)
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeEmailJs } from "./lib/fake-emailjs";
-import { readLeads } from "./lib/lead-fixtures";
-import { startServer } from "./lib/server-process";
+import { startFakeEmailJs } from "../tests/support/fake-emailjs";
+import { readLeads } from "../tests/support/lead-fixtures";
+import { startServer } from "../tests/support/server-process";
 
 if (process.argv.includes("--help")) {
   console.log(

@@ -22,7 +22,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { ensureBuild, mb, root, rssBytes, sleep } from "../scripts/lib/server.js";
+import { printTable } from "../scripts/lib/table.js";
+import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "../tests/support/fake-emailjs";
+import { readLeads } from "../tests/support/lead-fixtures";
 import { startPostgres } from "../tests/support/postgres";
+import { databaseReady, type RunningServer, startServer } from "../tests/support/server-process";
 import { type EnquiryForm, fillEnquiry, parseEnquiryForm } from "./lib/enquiry-form";
 import {
   type LoadResult,
@@ -33,11 +38,6 @@ import {
   statusSummary,
 } from "./lib/enquiry-load";
 import { buildVersion, expensiveRequests, type Measured, measure } from "./lib/expensive-requests";
-import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "./lib/fake-emailjs";
-import { readLeads } from "./lib/lead-fixtures";
-import { ensureBuild, mb, root, rssBytes, sleep } from "./lib/server.js";
-import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
-import { printTable } from "./lib/table.js";
 
 const requestCpuGoalMs = 20;
 if (process.argv.includes("--help")) {

@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DeliveryRecord, LeadDestinations } from "../app/leads/lead";
+import { ensureBuild, root } from "../scripts/lib/server.js";
+import { printTable } from "../scripts/lib/table.js";
+import { importLeadsInto, writeLeadWith } from "../tests/support/lead-fixtures";
 import { startPostgres } from "../tests/support/postgres";
-import { importLeadsInto, writeLeadWith } from "./lib/lead-fixtures";
-import { ensureBuild, root } from "./lib/server.js";
-import { printTable } from "./lib/table.js";
 
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run bench:export

@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAX_LEADS } from "../app/leads/contract.server";
+import { ensureBuild, root } from "../scripts/lib/server.js";
+import { printTable } from "../scripts/lib/table.js";
+import { readLeads } from "../tests/support/lead-fixtures";
 import { startPostgres, type TestPostgres } from "../tests/support/postgres";
+import { databaseReady, type RunningServer, startServer } from "../tests/support/server-process";
 import { loadForm, percentile, postEnquiries, statusSummary } from "./lib/enquiry-load";
-import { readLeads } from "./lib/lead-fixtures";
-import { ensureBuild, root } from "./lib/server.js";
-import { databaseReady, type RunningServer, startServer } from "./lib/server-process";
-import { printTable } from "./lib/table.js";
 
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run bench:replicas

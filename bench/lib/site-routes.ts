@@ -36,7 +36,7 @@ export async function siteRoutes(root: string): Promise<SiteRoute[]> {
       const path = full === "" ? "/" : full === "/*" ? notFoundPath : full;
       if (/[:*]/.test(path)) {
         throw new Error(
-          `${route.file}: a route with a parameter (${path}) needs an example URL in scripts/lib/site-routes.ts`,
+          `${route.file}: a route with a parameter (${path}) needs an example URL in bench/lib/site-routes.ts`,
         );
       }
       const source = readFileSync(join(config.appDirectory, route.file), "utf8");
