@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { siteRoutes } from "../../scripts/lib/site-routes";
+import { siteRoutes } from "../../bench/lib/site-routes";
 import { BUNDLED_PAGES } from "../support/bundle-routes";
 import { expect, test } from "../support/fixtures";
 import { expectSameAsWithoutJavaScript } from "../support/no-script-page";
