@@ -18,15 +18,11 @@ export const caseStudies = defineCollection({
       .meta({ title: "Title", description: "The page's heading, at most 90 characters." }),
     client: z.string().min(1).max(60).meta({ title: "Client" }),
     sector: z.string().min(1).max(60).meta({ title: "Sector", description: "Pet care, fintech, retail…" }),
-    summary: z
-      .string()
-      .min(20)
-      .max(160)
-      .meta({
-        title: "Summary",
-        description: "One or two sentences: the listing and the search result show them.",
-        widget: "text",
-      }),
+    summary: z.string().min(20).max(160).meta({
+      title: "Summary",
+      description: "One or two sentences: the listing and the search result show them.",
+      widget: "text",
+    }),
     date: z.iso.date().meta({ title: "Date", widget: "datetime" }),
     cover: z
       .string()
