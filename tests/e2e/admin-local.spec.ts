@@ -28,6 +28,7 @@ test.beforeAll(async () => {
   decap = spawn(process.execPath, ["node_modules/decap-server/dist/index.js"], {
     env: {
       PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
       PORT: String(cmsPort),
       BIND_HOST: "127.0.0.1",
       MODE: "fs",
