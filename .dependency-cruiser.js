@@ -43,6 +43,7 @@ const LAYERS = [
       "^app/network-errors[.]ts$",
       "^app/privacy-notice/",
       "^app/images/",
+      "^app/media/",
       "^app/styles/",
     ],
   },
