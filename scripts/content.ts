@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 
 if (process.argv.includes("--help")) {
   console.log(
-    "npm run content: the site on http://localhost:$PORT (3000) with /admin editing this checkout's content/ through decap-server on port $CMS_LOCAL_PORT (8081); CONTENT_REPO_DIRECTORY edits another folder.",
+    "usage: npm run content\n\nThe site on http://localhost:$PORT (3000) with /admin editing this checkout's content/ through decap-server on port $CMS_LOCAL_PORT (8081); CONTENT_REPO_DIRECTORY edits another folder.",
   );
   process.exit(0);
 }
