@@ -39,7 +39,8 @@ const children: ChildProcess[] = [
       ...process.env,
       PORT: sitePort,
       HOST: "127.0.0.1",
-      NODE_ENV: process.env.NODE_ENV ?? "production",
+      // The built server, as `npm start` runs it (vite-node, which runs this script, sets development).
+      NODE_ENV: "production",
       CMS_LOCAL_BACKEND: `http://localhost:${cmsPort}/api/v1`,
     },
     stdio: "inherit",
