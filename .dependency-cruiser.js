@@ -46,6 +46,7 @@ const LAYERS = [
       // The privacy notice, but its component (a page part, above).
       "^app/privacy-notice/(?!notice[.]server[.]tsx$)",
       "^app/images/",
+      "^app/media/",
       "^app/styles/",
     ],
   },

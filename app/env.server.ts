@@ -172,6 +172,32 @@ const schema = {
   ALERT_WEBHOOK_URL: webhookUrl.optional(),
   /** Minutes a `pending` lead may wait before the team chat is told. */
   ALERT_AFTER_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
+  /** The repository /admin's editor commits to, `owner/name` on GitHub. */
+  CMS_GITHUB_REPO: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9_.-]+$/, "must be owner/name, as in github.com/owner/name")
+    .optional(),
+  /** The branch an edit's pull request goes to once published. */
+  CMS_GITHUB_BRANCH: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._/-]+$/, "must be a branch name")
+    .default("main"),
+  /** The GitHub OAuth app staff sign in through (github.com/settings/developers). */
+  CMS_GITHUB_CLIENT_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._-]+$/, "must be the OAuth app's client ID")
+    .optional(),
+  CMS_GITHUB_CLIENT_SECRET: z.string().trim().min(20, "must be the OAuth app's client secret").optional(),
+  /** Where GitHub's OAuth endpoints are: github.com, or a GitHub Enterprise server. */
+  CMS_GITHUB_OAUTH_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((value) => value.replace(/\/+$/, ""))
+    .default("https://github.com"),
+  /** decap-server's API (`npm run content` sets it): /admin edits this checkout's files instead of GitHub. */
+  CMS_LOCAL_BACKEND: z.url({ protocol: /^https?$/ }).optional(),
 } satisfies Record<string, z.ZodType>;
 
 /**
@@ -189,6 +215,7 @@ const SECRETS = new Set<string>([
   "LEAD_WEBHOOK_SECRET",
   "ALERT_WEBHOOK_URL",
   "PRIVACY_CONTACT",
+  "CMS_GITHUB_CLIENT_SECRET",
 ]);
 
 type Schema = typeof schema;
@@ -232,6 +259,7 @@ export function parseEnv(
     );
   }
   checkLeadWebhookPair(source, parsed, log);
+  checkCmsGithub(source, parsed, log);
   return parsed;
 }
 
@@ -256,6 +284,27 @@ function checkLeadWebhookPair(
   if (env.LEAD_WEBHOOK_URL === undefined || env.LEAD_WEBHOOK_SECRET === undefined) {
     env.LEAD_WEBHOOK_URL = undefined;
     env.LEAD_WEBHOOK_SECRET = undefined;
+  }
+}
+
+/** What /admin's GitHub sign-in needs; the branch and the OAuth URL have defaults. */
+const CMS_GITHUB = ["CMS_GITHUB_REPO", "CMS_GITHUB_CLIENT_ID", "CMS_GITHUB_CLIENT_SECRET"] as const;
+
+/**
+ * /admin's GitHub sign-in needs the repository and the OAuth app's ID and secret: with some but
+ * not all, one line names the missing ones, and all read as unset (sign-in stays off). A bad
+ * value has had its own line already.
+ */
+function checkCmsGithub(source: Record<string, string | undefined>, env: Env, log: (line: string) => void) {
+  const given = CMS_GITHUB.filter((name) => (source[name]?.trim() ?? "") !== "");
+  const missing = CMS_GITHUB.filter((name) => !given.includes(name));
+  if (given.length > 0 && missing.length > 0) {
+    log(
+      `config: ${given.join(", ")} ${given.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not; /admin's GitHub sign-in stays off until all three are set (docs/configuration.md)`,
+    );
+  }
+  if (CMS_GITHUB.some((name) => env[name] === undefined)) {
+    for (const name of CMS_GITHUB) env[name] = undefined;
   }
 }
 

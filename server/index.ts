@@ -15,6 +15,7 @@ import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import { env, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
 import { createClientResolver } from "~/http/client-address.server";
+import { createAdmin } from "./admin";
 import { createServices } from "./app-services";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
@@ -50,6 +51,18 @@ app.use(
 );
 app.use(express.static(join(root, "public"), { maxAge: "1h" }));
 app.all("/healthz", (request, response, next) => void health(request, response).catch(next));
+// The content editor (Decap CMS): its own page and policy, previews with the root route's stylesheet.
+app.use(
+  "/admin",
+  createAdmin({
+    env,
+    dir: join(buildDir, "admin"),
+    stylesheets: () =>
+      (build.routes.root?.module.links?.() ?? []).flatMap((link) =>
+        "rel" in link && link.rel === "stylesheet" && typeof link.href === "string" ? [link.href] : [],
+      ),
+  }),
+);
 app.all(
   "*",
   createRequestHandler({

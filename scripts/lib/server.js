@@ -19,18 +19,24 @@ const buildOutputs = [
   "build/leads.js",
   "build/vitals.js",
   "build/migrations",
+  "build/admin",
   "public/build",
+  "public/og",
 ];
 
 /** Builds the site when any part of the build is missing (like `npm start`), as `npm run build` does. */
 export function ensureBuild() {
   if (buildOutputs.every((output) => existsSync(join(root, output)))) return;
-  console.log("No build found: building the site first (remix build, then the operator commands).");
+  console.log(
+    "No build found: building the site first (remix build, the operator commands, then the media).",
+  );
   const remix = join(dirname(require.resolve("@remix-run/dev/package.json")), "dist", "cli.js");
+  const viteNode = join(dirname(require.resolve("vite-node/package.json")), "vite-node.mjs");
   const steps = [
     [remix, "build"],
     [join(root, "scripts", "compile-hints.js")],
     [join(root, "scripts", "build-commands.js")],
+    [viteNode, join(root, "scripts", "build-media.ts")],
   ];
   for (const args of steps) {
     // A production build whoever calls: vite-node (the bench, the load test) sets NODE_ENV=development.

@@ -95,11 +95,13 @@ export async function startServer(
     command?: string[];
     node?: string;
     quiet?: boolean;
+    /** A port chosen beforehand, for a server that must know its own origin (SITE_URL); a free one otherwise. */
+    port?: number;
   } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? process.cwd();
   const host = options.env?.HOST ?? "127.0.0.1";
-  const port = await freePort(host);
+  const port = options.port ?? (await freePort(host));
   const ownStore =
     options.env?.ENQUIRY_STORE_DIR === undefined ? mkdtempSync(join(tmpdir(), "leads-")) : null;
   const command = options.command ?? [options.node ?? process.execPath, "build/server.js"];

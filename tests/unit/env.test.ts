@@ -314,4 +314,41 @@ describe("parseEnv", () => {
       expect(warnings("https://crm.example.in/webhook/t0ken")).toEqual([]);
     });
   });
+
+  describe("/admin's GitHub sign-in", () => {
+    const complete = {
+      CMS_GITHUB_REPO: "nirmaan/site",
+      CMS_GITHUB_CLIENT_ID: "Iv1.0123456789abcdef",
+      CMS_GITHUB_CLIENT_SECRET: "0123456789abcdef0123456789abcdef01234567",
+    };
+
+    it("takes the repository and the OAuth app, with main and github.com by default", () => {
+      const lines: string[] = [];
+      expect(parseEnv(complete, (line) => lines.push(line))).toMatchObject({
+        ...complete,
+        CMS_GITHUB_BRANCH: "main",
+        CMS_GITHUB_OAUTH_URL: "https://github.com",
+      });
+      expect(lines).toEqual([]);
+    });
+
+    it("with a setting missing, says in one line which, keeps sign-in off, and never shows the secret", () => {
+      const lines: string[] = [];
+      const env = parseEnv({ ...complete, CMS_GITHUB_CLIENT_ID: "" }, (line) => lines.push(line));
+      expect(lines).toEqual([
+        "config: CMS_GITHUB_REPO, CMS_GITHUB_CLIENT_SECRET are set but CMS_GITHUB_CLIENT_ID is not; /admin's GitHub sign-in stays off until all three are set (docs/configuration.md)",
+      ]);
+      expect(env.CMS_GITHUB_REPO).toBeUndefined();
+      expect(env.CMS_GITHUB_CLIENT_SECRET).toBeUndefined();
+    });
+
+    it("names a bad secret without its value", () => {
+      const lines: string[] = [];
+      parseEnv({ ...complete, CMS_GITHUB_CLIENT_SECRET: "short-secret" }, (line) => lines.push(line));
+      expect(lines[0]).toMatch(
+        /^config: CMS_GITHUB_CLIENT_SECRET is invalid \(must be the OAuth app's client secret\)/,
+      );
+      expect(lines.join("\n")).not.toContain("short-secret");
+    });
+  });
 });

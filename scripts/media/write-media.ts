@@ -1,0 +1,70 @@
+/**
+ * What the build's media step writes: one Open Graph image per page into public/og/ (the content
+ * build adds its pages through `writeOgImages`), and /admin's files into build/admin/: Decap CMS's
+ * bundle (from node_modules/decap-cms) and the configuration made from the content collections.
+ */
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { collections } from "~/content/collections/index";
+import { cookiePolicy, termsOfService } from "~/content/policies/index.server";
+import { site } from "~/content/site";
+import { type OgKind, ogImagePathOf } from "~/media/og-path";
+import { decapConfigOf } from "../admin/decap-config";
+import { type OgImageInput, ogImagePng } from "./og-image";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export interface OgPage {
+  kind: OgKind;
+  slug: string;
+  title: string;
+  eyebrow?: string;
+}
+
+/** Writes each page's image to public/og/<kind>/<slug>.png. */
+export async function writeOgImages(
+  pages: readonly OgPage[],
+  publicDir = join(root, "public"),
+): Promise<number> {
+  let bytes = 0;
+  for (const page of pages) {
+    const file = join(publicDir, ogImagePathOf(page.kind, page.slug));
+    const input: OgImageInput = {
+      title: page.title,
+      brand: site.name,
+      ...(page.eyebrow ? { eyebrow: page.eyebrow } : {}),
+    };
+    const png = await ogImagePng(input);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, png);
+    bytes += png.length;
+  }
+  return bytes;
+}
+
+/** The pages outside content/: the home page and the policy pages. */
+export const sitePages: readonly OgPage[] = [
+  { kind: "home", slug: "index", title: site.tagline },
+  // The privacy policy's title does not depend on the server's configuration.
+  ...[termsOfService, { path: "/privacy-policy", title: "Privacy Policy" }, cookiePolicy].map((policy) => ({
+    kind: "policies",
+    slug: policy.path.slice(1),
+    title: policy.title,
+    eyebrow: site.name,
+  })),
+];
+
+/** Decap's bundle and its lazily loaded chunks (`<n>.decap-cms.js`, WebAssembly), and config.json. */
+export function writeAdmin(outDir = join(root, "build", "admin")): void {
+  const dist = join(root, "node_modules", "decap-cms", "dist");
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  for (const file of readdirSync(dist)) {
+    if (/^(?:\d+\.)?decap-cms\.js$|\.wasm$/.test(file)) copyFileSync(join(dist, file), join(outDir, file));
+  }
+  writeFileSync(
+    join(outDir, "config.json"),
+    `${JSON.stringify(decapConfigOf(Object.values(collections)), null, 2)}\n`,
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * /admin: Decap CMS, the content editor, served by this server (docs/decisions/037-decap-cms.md).
+ * The page, its configuration (the collections made at build time, build/admin/config.json, plus
+ * the backend from the environment), Decap's bundle (copied into build/admin/ by
+ * scripts/build-media.ts) and the GitHub sign-in's handshake. Everything under /admin is
+ * `no-store` and `noindex`; only the page runs under /admin's own policy, so no public page is
+ * touched by it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import express, { type Response, type Router } from "express";
+import type { Env } from "~/env.server";
+import { CACHE_CONTROL } from "~/http/cache-control";
+import { adminContentSecurityPolicy } from "~/http/security.server";
+import { createOAuthHandlers } from "./oauth";
+
+export interface AdminOptions {
+  env: Env;
+  /** build/admin: Decap's bundle and config.json. */
+  dir: string;
+  /** The site's stylesheets, for the editor's previews (the root route's links). */
+  stylesheets: () => string[];
+  log?: (line: string) => void;
+}
+
+/** Read by Decap at start: it registers the site's stylesheet for previews. */
+const ADMIN_SCRIPT = `/* /admin: previews with the site's own styles. */
+document.querySelectorAll('meta[name="cms-preview-style"]').forEach(function (meta) {
+  window.CMS.registerPreviewStyle(meta.content);
+});
+`;
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+function adminPage(stylesheets: string[]): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>Content editor</title>
+<link href="/admin/config.yml" type="text/yaml" rel="cms-config-url">
+${stylesheets.map((href) => `<meta name="cms-preview-style" content="${escapeAttribute(href)}">`).join("\n")}
+</head>
+<body>
+<script src="/admin/decap-cms.js"></script>
+<script src="/admin/admin.js"></script>
+</body>
+</html>
+`;
+}
+
+/** The backend Decap edits through: decap-server on this machine, or GitHub with the sign-in below. */
+function backendOf(env: Env) {
+  const github = {
+    name: "github",
+    repo: env.CMS_GITHUB_REPO ?? "local/checkout",
+    branch: env.CMS_GITHUB_BRANCH,
+    base_url: env.SITE_URL,
+    auth_endpoint: "admin/auth",
+  };
+  return env.CMS_LOCAL_BACKEND
+    ? { backend: github, local_backend: { url: env.CMS_LOCAL_BACKEND } }
+    : { backend: github };
+}
+
+export function createAdmin({ env, dir, stylesheets, log = console.error }: AdminOptions): Router {
+  const router = express.Router();
+  const configured = env.CMS_LOCAL_BACKEND !== undefined || env.CMS_GITHUB_REPO !== undefined;
+  router.use((_request, response, next) => {
+    response.setHeader("Cache-Control", CACHE_CONTROL.never);
+    response.setHeader("X-Robots-Tag", "noindex, nofollow");
+    next();
+  });
+
+  const off = (response: Response) => {
+    log(
+      "admin: /admin is off: set CMS_GITHUB_REPO, CMS_GITHUB_CLIENT_ID and CMS_GITHUB_CLIENT_SECRET (docs/configuration.md), or edit locally with `npm run content`",
+    );
+    response
+      .status(503)
+      .type("text/plain")
+      .send("The content editor is not configured on this server: see docs/configuration.md.\n");
+  };
+
+  router.get(["/", ""], (request, response) => {
+    if (!configured) return off(response);
+    // Decap reads its configuration and chunks relative to the page: keep the page at /admin/.
+    if (!request.originalUrl.split("?")[0]?.endsWith("/")) return response.redirect(301, "/admin/");
+    response.setHeader("Content-Security-Policy", adminContentSecurityPolicy(env.CMS_LOCAL_BACKEND));
+    // The sign-in window navigates to GitHub and back: it must keep its opener, this page.
+    response.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+    response.type("html").send(adminPage(stylesheets()));
+  });
+
+  router.get("/config.yml", (_request, response) => {
+    if (!configured) return off(response);
+    const file = join(dir, "config.json");
+    if (!existsSync(file)) {
+      log("admin: build/admin/config.json is missing: run `npm run build`");
+      return response
+        .status(503)
+        .type("text/plain")
+        .send("The content editor's configuration is not built.\n");
+    }
+    const collections = JSON.parse(readFileSync(file, "utf8")) as object;
+    const config = { ...backendOf(env), site_url: env.SITE_URL, display_url: env.SITE_URL, ...collections };
+    // JSON is YAML: Decap parses it as its config.yml.
+    response.type("text/yaml").send(`${JSON.stringify(config, null, 2)}\n`);
+  });
+
+  router.get("/admin.js", (_request, response) => {
+    response.type("text/javascript").send(ADMIN_SCRIPT);
+  });
+
+  const oauth = createOAuthHandlers({ env, log });
+  router.get("/auth", oauth.auth);
+  router.get("/callback", oauth.callback);
+
+  router.use(express.static(dir, { index: false, cacheControl: false }));
+  return router;
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { defineCollection } from "~/content/collections/collection";
+import { decapConfigOf } from "../../scripts/admin/decap-config";
+
+const projects = defineCollection({
+  name: "projects",
+  label: "Projects",
+  kind: "folder",
+  format: "markdown",
+  schema: z.object({
+    title: z.string().min(3).max(90).meta({ title: "Title", description: "The heading." }),
+    date: z.iso.date().meta({ title: "Date" }),
+    cover: z.string().meta({ title: "Cover", widget: "image" }),
+    featured: z.boolean().default(false).meta({ title: "Featured" }),
+    status: z.enum(["draft", "live"]).meta({ title: "Status" }),
+    year: z.number().int().optional(),
+    stack: z.array(z.string()).optional().meta({ title: "Stack" }),
+    results: z.array(z.object({ figure: z.string().max(12), label: z.string() })).meta({ title: "Results" }),
+    body: z.string().meta({ title: "Story", widget: "markdown" }),
+  }),
+});
+
+const contact = defineCollection({
+  name: "contact",
+  label: "Contact details",
+  kind: "file",
+  format: "yaml",
+  schema: z.object({ email: z.email().meta({ title: "E-mail" }) }),
+});
+
+describe("decapConfigOf", () => {
+  it("shows drafts before they are published, and keeps uploads in content/uploads", () => {
+    expect(decapConfigOf([projects])).toMatchObject({
+      publish_mode: "editorial_workflow",
+      media_folder: "content/uploads",
+      public_folder: "/uploads",
+    });
+  });
+
+  it("makes a folder collection's fields from its zod schema: widgets, labels, hints, required and length", () => {
+    const [collection] = decapConfigOf([projects]).collections;
+    expect(collection).toMatchObject({
+      name: "projects",
+      folder: "content/projects",
+      extension: "md",
+      format: "frontmatter",
+      create: true,
+    });
+    expect(collection?.fields).toEqual([
+      {
+        name: "title",
+        label: "Title",
+        hint: "The heading.",
+        widget: "string",
+        pattern: ["^[\\s\\S]{3,90}$", "3 to 90 characters."],
+      },
+      {
+        name: "date",
+        label: "Date",
+        widget: "datetime",
+        format: "YYYY-MM-DD",
+        date_format: "YYYY-MM-DD",
+        time_format: false,
+      },
+      { name: "cover", label: "Cover", widget: "image" },
+      { name: "featured", label: "Featured", widget: "boolean", required: false },
+      { name: "status", label: "Status", widget: "select", options: ["draft", "live"] },
+      { name: "year", label: "year", widget: "number", value_type: "int", required: false },
+      {
+        name: "stack",
+        label: "Stack",
+        widget: "list",
+        required: false,
+        field: { name: "item", label: "Stack", widget: "string" },
+      },
+      {
+        name: "results",
+        label: "Results",
+        widget: "list",
+        fields: [
+          {
+            name: "figure",
+            label: "figure",
+            widget: "string",
+            pattern: ["^[\\s\\S]{0,12}$", "At most 12 characters."],
+          },
+          { name: "label", label: "label", widget: "string" },
+        ],
+      },
+      { name: "body", label: "Story", widget: "markdown" },
+    ]);
+  });
+
+  it("makes a file collection one editable file", () => {
+    const [collection] = decapConfigOf([contact]).collections;
+    expect(collection).toEqual({
+      name: "contact",
+      label: "Contact details",
+      files: [
+        {
+          name: "contact",
+          label: "Contact details",
+          file: "content/contact.yml",
+          fields: [{ name: "email", label: "E-mail", widget: "string" }],
+        },
+      ],
+    });
+  });
+
+  it("refuses a field it has no widget for, naming it", () => {
+    const odd = defineCollection({ ...contact, schema: z.object({ when: z.date() }) });
+    expect(() => decapConfigOf([odd])).toThrow(/field "when" \(a zod date\)/);
+  });
+});
