@@ -1,4 +1,5 @@
 /** The retry policy: which delivery results are final, and when a failed attempt is tried again. */
+import { type BackoffLimits, backoffMs } from "~/destinations/backoff";
 import { DESTINATIONS, type DeliveryResult } from "~/destinations/destination";
 import { type DeliveryRecord, type Lead, leadStateOf, newDeliveries } from "~/leads/lead";
 import type { SendResult } from "~/mail/types";
@@ -29,13 +30,10 @@ export function emailJsResult(result: SendResult): DeliveryResult {
 }
 
 /**
- * The wait after the `attempts`-th failed attempt: 10 s doubling each time, capped at 15 min,
- * with jitter (between half and all of it) so leads failed together do not retry together.
+ * A lead's backoff at one destination: 10 s doubling each time, capped at 15 min, with jitter
+ * (between half and all of it) so leads failed together do not retry together.
  */
-export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
-  const full = Math.min(MAX_RETRY_GAP_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
-  return Math.round(full * (0.5 + random() / 2));
-}
+export const LEAD_BACKOFF: BackoffLimits = { firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_GAP_MS, jitter: true };
 
 /**
  * One destination's record after one attempt that ended with `result` at `now`: delivered, failed
@@ -52,7 +50,8 @@ export function afterAttempt(
   if (result.ok) return { ...record, state: "sent", attempts, lastError: null };
   const lastError = result.error.cause;
   if (!result.retry) return { ...record, state: "failed", attempts, lastError };
-  const next = now.getTime() + Math.max(retryDelayMs(attempts, random), result.retryAfterMs ?? 0);
+  const next =
+    now.getTime() + backoffMs(attempts, LEAD_BACKOFF, { random, retryAfterMs: result.retryAfterMs });
   if (next - Date.parse(record.queuedAt) > RETRY_FOR_MS) {
     return {
       ...record,

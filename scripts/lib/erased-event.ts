@@ -1,14 +1,14 @@
 // `npm run leads -- erase`: tells the agency's webhook that a lead it received was erased
 // (`lead.erased`, its id only), so the CRM can erase its copy too.
+import { type BackoffLimits, backoffMs } from "~/destinations/backoff";
 import type { DeliveryError } from "~/destinations/destination";
 import type { WebhookSender } from "~/destinations/webhook.server";
 import { leadErased } from "~/destinations/webhook-events";
 
 /** Attempts within the command: the operator waits for them, so a few, seconds apart. */
 export const ERASED_EVENT_ATTEMPTS = 3;
-/** The wait before the second attempt, doubled before each next one, or what `Retry-After` asks: at most MAX_WAIT_MS. */
-const FIRST_WAIT_MS = 1_000;
-const MAX_WAIT_MS = 5_000;
+/** The wait before the second attempt, doubled before each next one, or what `Retry-After` asks: at most 5 s. */
+const ERASED_EVENT_BACKOFF: BackoffLimits = { firstMs: 1_000, maxMs: 5_000, maxRetryAfterMs: 5_000 };
 
 export type ErasedEventOutcome =
   | { took: true; attempts: number }
@@ -31,7 +31,6 @@ export async function postLeadErased(
     if (result.ok) return { took: true, attempts };
     if (!result.retry || attempts >= ERASED_EVENT_ATTEMPTS)
       return { took: false, attempts, error: result.error };
-    const backoff = FIRST_WAIT_MS * 2 ** (attempts - 1);
-    await wait(Math.min(Math.max(backoff, result.retryAfterMs ?? 0), MAX_WAIT_MS));
+    await wait(backoffMs(attempts, ERASED_EVENT_BACKOFF, { retryAfterMs: result.retryAfterMs }));
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { backoffMs } from "~/destinations/backoff";
 import { judgeAnswer } from "~/destinations/post-json.server";
 import { type DeliveryRecord, type Lead, newLead } from "~/leads/lead";
 import {
@@ -6,10 +7,10 @@ import {
   classify,
   emailJsResult,
   FIRST_RETRY_MS,
+  LEAD_BACKOFF,
   MAX_RETRY_GAP_MS,
   release,
   requeue,
-  retryDelayMs,
 } from "~/leads/retry-policy";
 import type { SendResult } from "~/mail/types";
 
@@ -55,17 +56,17 @@ describe("backoff", () => {
   it("retries first within 10 s, then doubles, never more than 15 min apart", () => {
     const most = () => 0.999_999;
     const least = () => 0;
-    expect(retryDelayMs(1, most)).toBeLessThanOrEqual(FIRST_RETRY_MS);
-    expect(retryDelayMs(1, least)).toBe(FIRST_RETRY_MS / 2);
-    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(attempt, () => 1))).toEqual([
+    expect(backoffMs(1, LEAD_BACKOFF, { random: most })).toBeLessThanOrEqual(FIRST_RETRY_MS);
+    expect(backoffMs(1, LEAD_BACKOFF, { random: least })).toBe(FIRST_RETRY_MS / 2);
+    expect([1, 2, 3, 4, 5].map((attempt) => backoffMs(attempt, LEAD_BACKOFF, { random: () => 1 }))).toEqual([
       10_000, 20_000, 40_000, 80_000, 160_000,
     ]);
-    expect(retryDelayMs(8, () => 1)).toBe(MAX_RETRY_GAP_MS);
-    expect(retryDelayMs(40, () => 1)).toBe(MAX_RETRY_GAP_MS);
+    expect(backoffMs(8, LEAD_BACKOFF, { random: () => 1 })).toBe(MAX_RETRY_GAP_MS);
+    expect(backoffMs(40, LEAD_BACKOFF, { random: () => 1 })).toBe(MAX_RETRY_GAP_MS);
   });
 
   it("spreads leads that failed together (jitter)", () => {
-    const delays = new Set(Array.from({ length: 50 }, () => retryDelayMs(3)));
+    const delays = new Set(Array.from({ length: 50 }, () => backoffMs(3, LEAD_BACKOFF)));
     expect(delays.size).toBeGreaterThan(10);
     for (const delay of delays) expect(delay).toBeGreaterThanOrEqual(20_000);
   });
