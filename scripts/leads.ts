@@ -13,12 +13,12 @@
 // Its forms are listed in scripts/lib/command-forms.ts. It reads the store the server uses: the
 // database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR (default ./data), with the
 // store's own rules (app/leads/). What it queues, the running server routes: to each destination
-// it has configured (EmailJS, the webhook), otherwise to its inbox. `npm run build` bundles it
+// it has configured (app/destinations/registry.server.ts), otherwise to its inbox. `npm run build` bundles it
 // into build/leads.js (scripts/build-commands.js), so the production image has it too.
 import { openCommandDatabase } from "~/db/command-database.server";
 import type { Database } from "~/db/database.server";
-import type { DestinationName } from "~/destinations/destination";
-import { createWebhookSender, type WebhookSender } from "~/destinations/webhook.server";
+import type { Destination, DestinationLink, ErasureWay } from "~/destinations/destination";
+import { type DestinationName, destinationNamed } from "~/destinations/registry.server";
 import { env } from "~/env.server";
 import { isPerson, parsePersonQuery } from "~/lead-parts/person";
 import { channelOf, describeSource } from "~/lead-parts/source";
@@ -40,7 +40,7 @@ import { release, requeue, retried as retriedDelivery } from "~/leads/retry-poli
 import { createLeadSpool, spoolFolder } from "~/leads/spool.server";
 import { showInvisible } from "~/text/invisible-characters";
 import { type FormName, optionProblem, readArguments, usageLine } from "./lib/command-forms";
-import { postLeadErased } from "./lib/erased-event";
+import { tellErased } from "./lib/erased-event";
 import { describeDeliveries, leadJson } from "./lib/lead-view";
 import { writeLeadsCsv } from "./lib/leads-csv";
 import { printTable } from "./lib/table.js";
@@ -326,8 +326,9 @@ async function find(who: string) {
 /**
  * Erases one lead (by its id) or every lead of one person, then names each destination that may
  * hold it (its delivery there began: in flight, timed out, failed or delivered), telling those
- * that can hear of an erasure (the webhook: `lead.erased`, when this shell has it) and saying how
- * to erase it at the others. Exits 1 when one that can be told was not.
+ * that can hear of an erasure (each as its declaration says: the webhook by `lead.erased`, when
+ * this shell has its settings) and saying how to erase it at the others. Exits 1 when one that
+ * can be told was not.
  */
 async function erase(who: string) {
   const byId = LEAD_ID.test(who.trim().toLowerCase());
@@ -344,40 +345,52 @@ async function erase(who: string) {
   console.log(
     byId ? `Erased lead ${leads[0]?.id}.` : `Erased ${plural(leads.length, "lead")} of that person.`,
   );
-  const webhook =
-    env.LEAD_WEBHOOK_URL && env.LEAD_WEBHOOK_SECRET
-      ? createWebhookSender({ url: env.LEAD_WEBHOOK_URL, secret: env.LEAD_WEBHOOK_SECRET })
-      : null;
-  // What the operator does where a destination cannot hear of an erasure.
-  const byHand: Record<Exclude<DestinationName, "webhook">, string> = {
-    emailjs: "delete its mail from the agency's mailbox",
+  // Those that hear of an erasure, connected from this shell's settings once (null: not set here).
+  const links = new Map<DestinationName, DestinationLink | null>();
+  const linkOf = (destination: Destination<DestinationName, unknown>) => {
+    if (!links.has(destination.name)) {
+      const link = destination.connect(env, (line) => console.error(line));
+      links.set(destination.name, link === null || link === "held" ? null : link);
+    }
+    return links.get(destination.name) ?? null;
   };
-  for (const [id, destinations] of holding) {
-    for (const destination of destinations) {
-      if (destination === "webhook") await tellWebhook(webhook, id, now);
-      else console.log(`${id}: may hold it, cannot be told: ${destination} — ${byHand[destination]}.`);
+  for (const [id, names] of holding) {
+    for (const name of names) {
+      const destination = destinationNamed(name);
+      const { erasure } = destination;
+      if (erasure.told) await tellErasure(destination, erasure, linkOf(destination), id, now);
+      else console.log(`${id}: may hold it, cannot be told: ${name} — ${erasure.byHand}.`);
     }
   }
 }
 
-/** Posts `lead.erased` for one lead and says whether the webhook took it (its host only, never the URL). */
-async function tellWebhook(webhook: WebhookSender | null, id: string, erasedAt: Date) {
-  if (!webhook) {
+/** Tells one destination of one erasure and says whether it took it (its host only, never its URL). */
+async function tellErasure(
+  destination: Destination<DestinationName, unknown>,
+  erasure: Extract<ErasureWay, { told: true }>,
+  link: DestinationLink | null,
+  id: string,
+  erasedAt: Date,
+) {
+  const { name } = destination;
+  if (!link?.tellErased) {
+    const settings = destination.settings.filter((setting) => env[setting] === undefined);
     console.log(
-      `${id}: may hold it, not told: webhook (LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET are not set in this shell) — erase it at the webhook's receiver by hand.`,
+      `${id}: may hold it, not told: ${name} (${settings.join(" and ")} ${settings.length === 1 ? "is" : "are"} not set in this shell) — erase it at ${erasure.where} by hand.`,
     );
     process.exitCode = 1;
     return;
   }
-  const outcome = await postLeadErased(webhook, id, erasedAt);
+  const outcome = await tellErased(link.tellErased, id, erasedAt);
   const tries = plural(outcome.attempts, "attempt");
-  logLine({ event: "lead.erased", id, host: webhook.host, took: outcome.took, attempts: outcome.attempts });
+  const host = link.host ?? destination.title;
+  logLine({ event: erasure.event, id, host, took: outcome.took, attempts: outcome.attempts });
   if (outcome.took) {
-    console.log(`${id}: may hold it, told: webhook (${webhook.host} took lead.erased, ${tries}).`);
+    console.log(`${id}: may hold it, told: ${name} (${host} took ${erasure.event}, ${tries}).`);
     return;
   }
   console.log(
-    `${id}: may hold it, not told: webhook (${webhook.host} did not take lead.erased: ${outcome.error.cause}, ${tries}) — erase it there by hand.`,
+    `${id}: may hold it, not told: ${name} (${host} did not take ${erasure.event}: ${outcome.error.cause}, ${tries}) — erase it there by hand.`,
   );
   process.exitCode = 1;
 }

@@ -1,18 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { backoffMs } from "~/destinations/backoff";
+import { judgeEmailJsAnswer } from "~/destinations/emailjs.server";
 import { judgeAnswer } from "~/destinations/post-json.server";
 import { type DeliveryRecord, type Lead, newLead } from "~/leads/lead";
 import {
   afterAttempt,
-  classify,
-  emailJsResult,
   FIRST_RETRY_MS,
   LEAD_BACKOFF,
   MAX_RETRY_GAP_MS,
   release,
   requeue,
 } from "~/leads/retry-policy";
-import type { SendResult } from "~/mail/types";
+import type { EmailJsAnswer } from "~/mail/types";
 
 const start = new Date("2026-11-01T10:00:00Z");
 const lead: Lead = newLead({
@@ -23,17 +22,17 @@ const lead: Lead = newLead({
 });
 const record = lead.destinations.emailjs as DeliveryRecord;
 
-const rejectedBy = (status: number): SendResult => ({
+const rejectedBy = (status: number): EmailJsAnswer => ({
   ok: false,
   reason: "rejected",
   detail: `EmailJS answered ${status}: text`,
   status,
 });
-const rejected = (status: number) => emailJsResult(rejectedBy(status));
+const rejected = (status: number) => judgeEmailJsAnswer(rejectedBy(status));
 
 describe("classifying an attempt", () => {
   it.each([400, 401, 403, 404, 412, 422])("a %i can never succeed: permanent", (status) => {
-    expect(classify(rejectedBy(status))).toBe("permanent");
+    expect(judgeEmailJsAnswer(rejectedBy(status))).toMatchObject({ ok: false, retry: false });
   });
 
   it.each([
@@ -43,12 +42,12 @@ describe("classifying an attempt", () => {
     ["no answer (status 0)", rejected(0)],
     ["a network error", { ok: false, reason: "rejected", detail: "Error: connect ECONNREFUSED" }],
     ["a timeout", { ok: false, reason: "timeout", detail: "no answer within 10000 ms" }],
-  ] as Array<[string, SendResult]>)("%s is temporary: retry", (_label, result) => {
-    expect(classify(result)).toBe("retry");
+  ] as Array<[string, EmailJsAnswer]>)("%s is temporary: retry", (_label, result) => {
+    expect(judgeEmailJsAnswer(result)).toMatchObject({ ok: false, retry: true });
   });
 
   it("a 2xx is sent", () => {
-    expect(classify({ ok: true })).toBe("sent");
+    expect(judgeEmailJsAnswer({ ok: true })).toEqual({ ok: true });
   });
 });
 
