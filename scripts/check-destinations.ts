@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { destinations } from "~/destinations/registry.server";
+import { destinations } from "~/destinations/lookup.server";
 import { missingDestinationSettings } from "./lib/destination-settings";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));

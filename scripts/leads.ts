@@ -18,7 +18,7 @@
 import { openCommandDatabase } from "~/db/command-database.server";
 import type { Database } from "~/db/database.server";
 import type { Destination, DestinationLink, ErasureWay } from "~/destinations/destination";
-import { type DestinationName, destinationNamed } from "~/destinations/registry.server";
+import { type DestinationName, destinationNamed } from "~/destinations/lookup.server";
 import { env } from "~/env.server";
 import { isPerson, parsePersonQuery } from "~/lead-parts/person";
 import { channelOf, describeSource } from "~/lead-parts/source";

@@ -4,7 +4,7 @@
  * destination: each declares itself in app/destinations/registry.server.ts.
  */
 import type { DestinationLink, GaveUp } from "~/destinations/destination";
-import { destinations } from "~/destinations/registry.server";
+import { destinations } from "~/destinations/lookup.server";
 import type { Env } from "~/env.server";
 import type { DestinationRoutes } from "~/leads/delivery/delivery.server";
 import type { DirectSenders } from "~/leads/service.server";

@@ -4,7 +4,7 @@ import { privacyFactsFrom } from "~/content/privacy-notice/facts.server";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
 import { type AlertPoster, createAlertPoster } from "~/destinations/alert.server";
-import { LONGEST_DESTINATION_TIMEOUT_MS } from "~/destinations/registry.server";
+import { LONGEST_DESTINATION_TIMEOUT_MS } from "~/destinations/lookup.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import {

@@ -4,7 +4,7 @@
  */
 
 import { type DeliveryError, settingsPattern } from "~/destinations/destination";
-import { type DestinationName, destinationNamed, destinations } from "~/destinations/registry.server";
+import { type DestinationName, destinationNamed, destinations } from "~/destinations/lookup.server";
 
 /** How an alert names a destination (`EmailJS`), and what it tells the operator to check. */
 const titleOf = (name: DestinationName) => destinationNamed(name).title;

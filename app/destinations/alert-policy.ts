@@ -12,7 +12,7 @@ import {
   queueWaitingMessage,
 } from "~/destinations/alert-messages";
 import type { DeliveryError } from "~/destinations/destination";
-import type { DestinationName } from "~/destinations/registry.server";
+import type { DestinationName } from "~/destinations/lookup.server";
 
 /** Failures at a destination within this long of its alert come as one follow-up; also the reminder period. */
 export const ALERT_HOUR_MS = 60 * 60_000;

@@ -1,7 +1,7 @@
 /** The retry policy: a destination's record after an attempt, when a failed one is tried again, and a lead put back in the queue. */
 import { type BackoffLimits, backoffMs } from "~/destinations/backoff";
 import type { DeliveryResult } from "~/destinations/destination";
-import { DESTINATIONS } from "~/destinations/registry.server";
+import { DESTINATIONS } from "~/destinations/lookup.server";
 import { type DeliveryRecord, type Lead, leadStateOf, newDeliveries } from "~/leads/lead";
 
 export const FIRST_RETRY_MS = 10_000;

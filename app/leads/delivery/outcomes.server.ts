@@ -1,6 +1,6 @@
 /** Delivery outcomes the store could not write yet, kept in memory and written again until it takes them. */
 import { type BackoffLimits, backoffMs } from "~/destinations/backoff";
-import type { DestinationName } from "~/destinations/registry.server";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { LeadStore } from "~/leads/contract.server";
 import { type DeliveryRecord, type Lead, withDelivery } from "~/leads/lead";
 

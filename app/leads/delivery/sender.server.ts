@@ -1,7 +1,7 @@
 /** Delivery's send: one claimed lead to one destination, and its outcome on its way into the store. */
 
 import type { DeliveryResult, GaveUp as GaveUpNotice } from "~/destinations/destination";
-import type { DestinationName } from "~/destinations/registry.server";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { OutcomeWriter } from "~/leads/delivery/outcomes.server";
 import { type Lead, logDeliveryState, logLeadState, withDelivery } from "~/leads/lead";
 import { afterAttempt } from "~/leads/retry-policy";
