@@ -14,12 +14,12 @@
 // of leads at a time; its forms are listed in app/leads/operations/command-forms.ts. It reads the
 // store the server uses: the database when DATABASE_URL is set, otherwise ENQUIRY_STORE_DIR
 // (default ./data), with the store's own rules (app/leads/). What it queues, the running server routes: to each destination
-// it has configured (EmailJS, the webhook), otherwise to its inbox. `npm run build` bundles it
+// it has configured (app/destinations/registry.server.ts), otherwise to its inbox. `npm run build` bundles it
 // into build/leads.js (scripts/build-commands.js), so the production image has it too.
 import { openCommandDatabase } from "~/db/command-database.server";
 import type { Database } from "~/db/database.server";
-import type { DestinationName } from "~/destinations/destination";
-import { createWebhookSender, type WebhookSender } from "~/destinations/webhook.server";
+import type { Destination, DestinationLink, ErasureWay } from "~/destinations/destination";
+import { type DestinationName, destinationNamed } from "~/destinations/lookup.server";
 import { env } from "~/env.server";
 import { describeSource } from "~/lead-parts/source";
 import { type LeadStore, MAX_LEADS } from "~/leads/contract.server";
@@ -29,8 +29,8 @@ import { describeLeads } from "~/leads/health-report";
 import type { Lead, LeadState } from "~/leads/lead";
 import { releaseLead, retryFailed, retryLead } from "~/leads/operations/changes.server";
 import { type FormName, optionProblem, readArguments, usageLine } from "~/leads/operations/command-forms";
-import { postLeadErased } from "~/leads/operations/erased-event";
-import { ERASE_BY_HAND, eraseLeads } from "~/leads/operations/erasure.server";
+import { tellErased } from "~/leads/operations/erased-event";
+import { eraseLeads } from "~/leads/operations/erasure.server";
 import { type ExportFilter, exportLeads } from "~/leads/operations/export.server";
 import { describeDeliveries, leadJson } from "~/leads/operations/lead-view";
 import { leadsPerSource, personLeads, personQueryOf, selectedLeads } from "~/leads/operations/listing.server";
@@ -254,8 +254,9 @@ async function find(who: string) {
 /**
  * Erases one lead (by its id) or every lead of one person, then names each destination that may
  * hold it (its delivery there began: in flight, timed out, failed or delivered), telling those
- * that can hear of an erasure (the webhook: `lead.erased`, when this shell has it) and saying how
- * to erase it at the others. Exits 1 when one that can be told was not.
+ * that can hear of an erasure (each as its declaration says: the webhook by `lead.erased`, when
+ * this shell has its settings) and saying how to erase it at the others. Exits 1 when one that
+ * can be told was not.
  */
 async function erase(who: string) {
   const now = new Date();
@@ -264,36 +265,52 @@ async function erase(who: string) {
   console.log(
     byId ? `Erased lead ${erased[0]?.id}.` : `Erased ${plural(erased.length, "lead")} of that person.`,
   );
-  const webhook =
-    env.LEAD_WEBHOOK_URL && env.LEAD_WEBHOOK_SECRET
-      ? createWebhookSender({ url: env.LEAD_WEBHOOK_URL, secret: env.LEAD_WEBHOOK_SECRET })
-      : null;
+  // Those that hear of an erasure, connected from this shell's settings once (null: not set here).
+  const links = new Map<DestinationName, DestinationLink | null>();
+  const linkOf = (destination: Destination<DestinationName, unknown>) => {
+    if (!links.has(destination.name)) {
+      const link = destination.connect(env, (line) => console.error(line));
+      links.set(destination.name, link === null || link === "held" ? null : link);
+    }
+    return links.get(destination.name) ?? null;
+  };
   for (const { id, holding } of erased) {
-    for (const destination of holding) {
-      if (destination === "webhook") await tellWebhook(webhook, id, now);
-      else console.log(`${id}: may hold it, cannot be told: ${destination} — ${ERASE_BY_HAND[destination]}.`);
+    for (const name of holding) {
+      const destination = destinationNamed(name);
+      const { erasure } = destination;
+      if (erasure.told) await tellErasure(destination, erasure, linkOf(destination), id, now);
+      else console.log(`${id}: may hold it, cannot be told: ${name} — ${erasure.byHand}.`);
     }
   }
 }
 
-/** Posts `lead.erased` for one lead and says whether the webhook took it (its host only, never the URL). */
-async function tellWebhook(webhook: WebhookSender | null, id: string, erasedAt: Date) {
-  if (!webhook) {
+/** Tells one destination of one erasure and says whether it took it (its host only, never its URL). */
+async function tellErasure(
+  destination: Destination<DestinationName, unknown>,
+  erasure: Extract<ErasureWay, { told: true }>,
+  link: DestinationLink | null,
+  id: string,
+  erasedAt: Date,
+) {
+  const { name } = destination;
+  if (!link?.tellErased) {
+    const settings = destination.settings.filter((setting) => env[setting] === undefined);
     console.log(
-      `${id}: may hold it, not told: webhook (LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET are not set in this shell) — erase it at the webhook's receiver by hand.`,
+      `${id}: may hold it, not told: ${name} (${settings.join(" and ")} ${settings.length === 1 ? "is" : "are"} not set in this shell) — erase it at ${erasure.where} by hand.`,
     );
     process.exitCode = 1;
     return;
   }
-  const outcome = await postLeadErased(webhook, id, erasedAt);
+  const outcome = await tellErased(link.tellErased, id, erasedAt);
   const tries = plural(outcome.attempts, "attempt");
-  logLine({ event: "lead.erased", id, host: webhook.host, took: outcome.took, attempts: outcome.attempts });
+  const host = link.host ?? destination.title;
+  logLine({ event: erasure.event, id, host, took: outcome.took, attempts: outcome.attempts });
   if (outcome.took) {
-    console.log(`${id}: may hold it, told: webhook (${webhook.host} took lead.erased, ${tries}).`);
+    console.log(`${id}: may hold it, told: ${name} (${host} took ${erasure.event}, ${tries}).`);
     return;
   }
   console.log(
-    `${id}: may hold it, not told: webhook (${webhook.host} did not take lead.erased: ${outcome.error.cause}, ${tries}) — erase it there by hand.`,
+    `${id}: may hold it, not told: ${name} (${host} did not take ${erasure.event}: ${outcome.error.cause}, ${tries}) — erase it there by hand.`,
   );
   process.exitCode = 1;
 }

@@ -1,10 +1,10 @@
-/** The services the server creates once (leads, mail, limits, notices, metrics, alerts) and starts and stops together. */
+/** The services the server creates once (leads, their destinations, limits, notices, metrics, alerts) and starts and stops together. */
 import { hostname } from "node:os";
 import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
 import { type AlertPoster, createAlertPoster } from "~/destinations/alert.server";
-import { POST_TIMEOUT_MS } from "~/destinations/post-json.server";
+import { LONGEST_DESTINATION_TIMEOUT_MS } from "~/destinations/lookup.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import {
@@ -18,9 +18,6 @@ import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadAlerts, type LeadAlerts } from "~/leads/alerts.server";
 import { createLeadService, type LeadService } from "~/leads/lead-service.server";
 import { LEASE_MARGIN_MS, LEASE_SECONDS } from "~/leads/postgres/store.server";
-import { EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
-import { selectTransport } from "~/mail/transport.server";
-import type { MailTransport } from "~/mail/types";
 import { privacyNoticeRenderings } from "~/privacy-notice/rendering.server";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
@@ -33,8 +30,6 @@ import { createLeadDestinations } from "./lead-destinations";
 /** What the server creates once and every loader and action reads from its context. */
 export interface AppServices {
   leads: LeadService;
-  /** EmailJS, or null when none is configured (the lead store is then the inbox). */
-  mail: MailTransport | null;
   /** The flood level, the per-client budget and the throttle. */
   enquiryLimits: EnquiryLimits;
   /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
@@ -60,7 +55,7 @@ declare module "@remix-run/server-runtime" {
 }
 
 // A claim outlives the one send it covers, so no other replica sends that lead meanwhile.
-if (LEASE_SECONDS * 1000 < Math.max(EMAILJS_TIMEOUT_MS, POST_TIMEOUT_MS) + LEASE_MARGIN_MS) {
+if (LEASE_SECONDS * 1000 < LONGEST_DESTINATION_TIMEOUT_MS + LEASE_MARGIN_MS) {
   throw new Error("LEASE_SECONDS must outlast each destination's time limit and the write of the outcome");
 }
 
@@ -95,10 +90,9 @@ export function createServices(env: Env) {
         migrations: readMigrationsOrExit("database"),
       })
     : null;
-  const mail = selectTransport(env);
   // Delivery tells the alerts and the webhook's lead.failed of a give-up; the alerts read the leads it delivers.
   let chat: ReturnType<typeof chatAlerts> = null;
-  const destinations = createLeadDestinations(env, mail);
+  const destinations = createLeadDestinations(env);
   const leads = createLeadService(env, destinations, database, console.error, (gaveUp) => {
     destinations.onGaveUp(gaveUp);
     chat?.alerts.gaveUp(gaveUp);
@@ -119,7 +113,6 @@ export function createServices(env: Env) {
   });
   const services: AppServices = {
     leads,
-    mail,
     enquiryLimits: createEnquiryLimits(env, limitStore),
     notices,
     submissions,

@@ -1,100 +1,58 @@
 /**
- * Wires the destinations a lead goes to (EmailJS, the lead webhook), their direct sends, and the
- * webhook's `lead.failed` events from the environment.
+ * Connects every destination of the registry from the environment: where delivery sends leads,
+ * which take a direct send, and who hears of a give-up (the webhook's `lead.failed`). Names no
+ * destination: each declares itself in app/destinations/registry.server.ts.
  */
-import { deliveryErrorOf } from "~/destinations/destination";
-import { createRetryQueue } from "~/destinations/retry-queue.server";
-import { createWebhookSender } from "~/destinations/webhook.server";
-import { leadFailed, leadReceived, type WebhookMessage } from "~/destinations/webhook-events";
+import type { DestinationLink, GaveUp } from "~/destinations/destination";
+import { destinations } from "~/destinations/lookup.server";
 import type { Env } from "~/env.server";
-import type { DestinationRoutes, GaveUp } from "~/leads/delivery/delivery.server";
-import type { Lead } from "~/leads/lead";
+import type { DestinationRoutes } from "~/leads/delivery/delivery.server";
 import type { DirectSenders } from "~/leads/lead-service.server";
-import { emailJsResult } from "~/leads/retry-policy";
-import { logMailFailure } from "~/mail/failures.server";
-import type { MailTransport } from "~/mail/types";
 
 /** Where delivery sends leads, and what it tells when a destination gives up on one. */
 export interface LeadDestinations {
   routes: DestinationRoutes;
   /**
    * How each destination takes a lead sent directly (neither the store nor its spool could keep
-   * it): once, the visitor waiting, never retried. EmailJS when fully configured, the webhook
-   * when configured.
+   * it): once, the visitor waiting, never retried. Those that declare `directSend`, when connected.
    */
   direct: DirectSenders;
-  /** A destination gave up on a lead: `lead.failed` to the webhook, when there is one. */
+  /** A destination gave up on a lead: told to each destination that hears of it. */
   onGaveUp(gaveUp: GaveUp): void;
-  /** Starts no new `lead.failed` attempt; resolves once the one in flight ends. */
+  /** Starts no new attempt of what they queued; resolves once those in flight end. */
   stop(): Promise<void>;
 }
 
 /**
- * The destinations as delivery reaches them: EmailJS's send (which logs a failure), or `held`
- * while it is partly configured, none when not configured at all; the webhook with LEAD_WEBHOOK_URL
- * and LEAD_WEBHOOK_SECRET (checked by app/env.server.ts: both or neither).
+ * The destinations as delivery reaches them: each connected one's send, `held` while one is
+ * partly configured, none for one not configured at all.
  */
 export function createLeadDestinations(
-  env: Pick<Env, "LEAD_WEBHOOK_URL" | "LEAD_WEBHOOK_SECRET">,
-  mail: MailTransport | null,
+  env: Env,
   log: (line: string) => void = console.error,
 ): LeadDestinations {
   const routes: DestinationRoutes = {};
   const direct: DirectSenders = {};
-  if (mail?.name === "emailjs") {
-    // A direct send is the same one attempt; the enquiry's log line says it was direct.
-    routes.emailjs = direct.emailjs = async (lead) => {
-      const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
-      logMailFailure(mail.name, result);
-      return emailJsResult(result);
-    };
-  } else if (mail) routes.emailjs = "held";
-
-  const { LEAD_WEBHOOK_URL: url, LEAD_WEBHOOK_SECRET: secret } = env;
-  if (url === undefined || secret === undefined) {
-    return { routes, direct, onGaveUp: () => {}, stop: async () => {} };
+  const links: DestinationLink[] = [];
+  for (const destination of destinations()) {
+    const link = destination.connect(env, log);
+    if (link === null) continue;
+    if (link === "held") {
+      routes[destination.name] = "held";
+      continue;
+    }
+    links.push(link);
+    routes[destination.name] = (lead) => link.send(lead, "queued");
+    if (destination.directSend) direct[destination.name] = (lead) => link.send(lead, "direct");
   }
-  const webhook = createWebhookSender({ url, secret });
-  const { host } = webhook;
-  // The host only: the URL's path may hold a token. The lead by its id, never its data.
-  const sendReceived = async (lead: Lead, after: (retry: boolean) => string) => {
-    const result = await webhook.send(leadReceived(lead));
-    if (!result.ok)
-      log(
-        `lead webhook: ${host} did not take lead ${lead.id} (${result.error.cause}); ${after(result.retry)}`,
-      );
-    return result;
-  };
-  routes.webhook = (lead) =>
-    sendReceived(lead, (retry) =>
-      retry ? "it is tried again" : "it is not tried again: check the receiver",
-    );
-  direct.webhook = (lead) =>
-    sendReceived(
-      lead,
-      () => "it was sent directly (kept nowhere) and is not tried again: check the receiver",
-    );
-  const events = createRetryQueue<WebhookMessage>({
-    attempt: (message) => webhook.send(message),
-    words: {
-      name: "lead webhook",
-      item: "a lead.failed event",
-      each: "each lead.failed event",
-      items: "lead.failed events",
-      variable: "LEAD_WEBHOOK_URL",
-      host,
-    },
-    log,
-  });
   return {
     routes,
     direct,
-    onGaveUp({ leadId, destination, attempts, lastError }) {
-      const failedAt = new Date().toISOString();
-      events.push(
-        leadFailed({ leadId, destination, attempts, lastError: deliveryErrorOf(lastError), failedAt }),
-      );
+    onGaveUp(gaveUp) {
+      for (const link of links) link.heardGaveUp?.(gaveUp);
     },
-    stop: () => events.stop(),
+    stop: async () => {
+      await Promise.all(links.map((link) => link.stop?.()));
+    },
   };
 }

@@ -2,15 +2,18 @@
  * The texts posted to the team chat. Each says what happened and what to run or check; a lead
  * appears by its id only, never by anything its sender wrote.
  */
-import type { DeliveryError, DestinationName } from "~/destinations/destination";
 
-const NAMES: Record<DestinationName, string> = { emailjs: "EmailJS", webhook: "the lead webhook" };
+import { type DeliveryError, settingsPattern } from "~/destinations/destination";
+import { type DestinationName, destinationNamed, destinations } from "~/destinations/lookup.server";
 
-const CHECKS: Record<DestinationName, string> = {
-  emailjs:
-    "check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables",
-  webhook: "check the receiver behind LEAD_WEBHOOK_URL and that it holds the same LEAD_WEBHOOK_SECRET",
-};
+/** How an alert names a destination (`EmailJS`), and what it tells the operator to check. */
+const titleOf = (name: DestinationName) => destinationNamed(name).title;
+const checkOf = (name: DestinationName) => destinationNamed(name).check;
+
+/** `A`, `A and B`, `A, B and C`. */
+function listed(words: readonly string[]): string {
+  return words.length < 2 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
 
 /** The most lead ids a follow-up lists; the rest are counted. */
 const MAX_IDS_LISTED = 10;
@@ -34,7 +37,7 @@ export function gaveUpMessage(failure: {
   error: DeliveryError;
 }): string {
   const { leadId, destination, attempts, error } = failure;
-  return `Lead ${leadId} was not delivered to ${NAMES[destination]}: it gave up after ${plural(attempts, "attempt", "attempts")} (${describeError(error)}). To fix it, ${CHECKS[destination]}, then run \`npm run leads -- retry ${leadId}\`.`;
+  return `Lead ${leadId} was not delivered to ${titleOf(destination)}: it gave up after ${plural(attempts, "attempt", "attempts")} (${describeError(error)}). To fix it, ${checkOf(destination)}, then run \`npm run leads -- retry ${leadId}\`.`;
 }
 
 /** The failures at one destination in the hour after its first alert, counted in one message. */
@@ -46,7 +49,7 @@ export function furtherFailuresMessage(failures: {
   const { destination, leadIds, lastError } = failures;
   const listed = leadIds.slice(0, MAX_IDS_LISTED).join(", ");
   const rest = leadIds.length > MAX_IDS_LISTED ? ` and ${leadIds.length - MAX_IDS_LISTED} more` : "";
-  return `${plural(leadIds.length, "more lead was", "more leads were")} not delivered to ${NAMES[destination]} in the hour after the last alert (last: ${describeError(lastError)}): ${listed}${rest}. To fix it, ${CHECKS[destination]}, then run \`npm run leads -- retry --failed\`.`;
+  return `${plural(leadIds.length, "more lead was", "more leads were")} not delivered to ${titleOf(destination)} in the hour after the last alert (last: ${describeError(lastError)}): ${listed}${rest}. To fix it, ${checkOf(destination)}, then run \`npm run leads -- retry --failed\`.`;
 }
 
 /** A `pending` lead has waited longer than ALERT_AFTER_MINUTES (`reminder`: the hourly repeat). */
@@ -59,7 +62,7 @@ export function queueWaitingMessage(queue: {
 }): string {
   const { oldestId, waitedMs, waiting, afterMinutes, reminder } = queue;
   const count = `${plural(waiting, "lead is", "leads are")} waiting to be delivered`;
-  return `${reminder ? "Still: " : ""}${count}, the oldest (${oldestId}) for ${plural(minutes(waitedMs), "minute", "minutes")}, longer than ALERT_AFTER_MINUTES (${afterMinutes}). Run \`npm run leads\` to see each one's last error, and check the server log and the EMAILJS_* and LEAD_WEBHOOK_* variables.`;
+  return `${reminder ? "Still: " : ""}${count}, the oldest (${oldestId}) for ${plural(minutes(waitedMs), "minute", "minutes")}, longer than ALERT_AFTER_MINUTES (${afterMinutes}). Run \`npm run leads\` to see each one's last error, and check the server log and the ${listed(destinations().map(settingsPattern))} variables.`;
 }
 
 /** No `pending` lead is older than ALERT_AFTER_MINUTES any more. */
@@ -84,5 +87,8 @@ export function databaseBackMessage(outage: { replica: string; downMs: number })
 export function directSendsMessage(sends: { replica: string; count: number }): string {
   const { replica, count } = sends;
   const them = count === 1 ? "it" : "them";
-  return `Server ${replica} sent ${plural(count, "lead", "leads")} directly to EmailJS and the lead webhook, as configured: neither the lead store nor its spool in ENQUIRY_STORE_DIR could keep ${them}, so ${count === 1 ? "it is" : "they are"} not in \`npm run leads\`, and a destination that did not take ${them} then will never get ${them}. Check the database (DATABASE_URL) and the data folder's free space and permissions; the server log names each lead's id and where it went.`;
+  const direct = destinations()
+    .filter((destination) => destination.directSend)
+    .map((destination) => destination.title);
+  return `Server ${replica} sent ${plural(count, "lead", "leads")} directly to ${listed(direct)}, as configured: neither the lead store nor its spool in ENQUIRY_STORE_DIR could keep ${them}, so ${count === 1 ? "it is" : "they are"} not in \`npm run leads\`, and a destination that did not take ${them} then will never get ${them}. Check the database (DATABASE_URL) and the data folder's free space and permissions; the server log names each lead's id and where it went.`;
 }

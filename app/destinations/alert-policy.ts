@@ -11,7 +11,8 @@ import {
   queueClearMessage,
   queueWaitingMessage,
 } from "~/destinations/alert-messages";
-import type { DeliveryError, DestinationName } from "~/destinations/destination";
+import type { DeliveryError } from "~/destinations/destination";
+import type { DestinationName } from "~/destinations/lookup.server";
 
 /** Failures at a destination within this long of its alert come as one follow-up; also the reminder period. */
 export const ALERT_HOUR_MS = 60 * 60_000;

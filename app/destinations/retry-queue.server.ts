@@ -1,4 +1,5 @@
 /** A small in-memory queue that tries each item again with backoff for an hour, one at a time. */
+import { type BackoffLimits, backoffMs } from "~/destinations/backoff";
 import type { DeliveryResult } from "~/destinations/destination";
 
 /** How long one item is tried before it is given up. */
@@ -62,6 +63,7 @@ export function createRetryQueue<T>(options: {
     maxRetryMs = QUEUE_MAX_RETRY_MS,
     tryForMs = QUEUE_TRY_FOR_MS,
   } = options;
+  const backoff: BackoffLimits = { firstMs: firstRetryMs, maxMs: maxRetryMs };
   const queue: Queued<T>[] = [];
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -101,8 +103,7 @@ export function createRetryQueue<T>(options: {
       log(`${name}: ${host} refused ${words.item} (${cause}), so it is dropped; check ${words.variable}`);
       return schedule(0);
     }
-    const backoff = Math.min(maxRetryMs, firstRetryMs * 2 ** (entry.attempts - 1));
-    const delayMs = Math.max(backoff, result.retryAfterMs ?? 0);
+    const delayMs = backoffMs(entry.attempts, backoff, { retryAfterMs: result.retryAfterMs });
     if (now() + delayMs > entry.giveUpAt) {
       queue.shift();
       log(

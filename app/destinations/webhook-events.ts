@@ -1,8 +1,6 @@
 /** The lead webhook's three events (`lead.received`, `lead.failed`, `lead.erased`) as Standard Webhooks messages. */
-import type { DeliveryError, DestinationName } from "~/destinations/destination";
-import type { Enquiry } from "~/lead-parts/enquiry";
-import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";
-import type { PrivacyNoticeRecord } from "~/privacy-notice/record";
+import type { DeliveryError, LeadToSend } from "~/destinations/destination";
+import { clickIdOf, describeSource } from "~/lead-parts/source";
 
 export const WEBHOOK_EVENTS = ["lead.received", "lead.failed", "lead.erased"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
@@ -15,16 +13,6 @@ export interface WebhookMessage {
   id: string;
   type: WebhookEventType;
   body: string;
-}
-
-/** What `lead.received` needs of a lead: what the store keeps of every one. */
-export interface ReceivedLead {
-  id: string;
-  /** ISO time the enquiry was stored. */
-  receivedAt: string;
-  enquiry: Enquiry;
-  source?: LeadSource;
-  privacyNotice?: PrivacyNoticeRecord;
 }
 
 /** `{"type", "timestamp", "data"}`: the Standard Webhooks body. `at` is when the event happened. */
@@ -42,7 +30,7 @@ function message(
  * its one line as the mail shows it, the ad-click id), when, and the privacy notice its sender
  * was shown (null when not known).
  */
-export function leadReceived(lead: ReceivedLead): WebhookMessage {
+export function leadReceived(lead: LeadToSend): WebhookMessage {
   const { name, email, countryCode, phoneNumber, message: text } = lead.enquiry;
   return message(`msg_${lead.id}_received`, "lead.received", lead.receivedAt, {
     id: lead.id,
@@ -65,7 +53,7 @@ export function leadReceived(lead: ReceivedLead): WebhookMessage {
  */
 export function leadFailed(failure: {
   leadId: string;
-  destination: DestinationName;
+  destination: string;
   attempts: number;
   lastError: DeliveryError;
   /** ISO time it gave up; a failure after a later retry is a new event. */

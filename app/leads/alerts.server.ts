@@ -91,13 +91,13 @@ export function createLeadAlerts(options: {
   }
 
   return {
-    gaveUp({ leadId, destination, attempts, lastError }) {
+    gaveUp({ leadId, destination, attempts, error }) {
       post(
         policy.gaveUp({
           leadId,
           destination,
           attempts,
-          error: { cause: lastError ?? "no error was recorded" },
+          error: { ...error, cause: error.cause || "no error was recorded" },
         }),
       );
     },

@@ -1,5 +1,5 @@
 /** What every lead store promises (the folder's and PostgreSQL's), and the limits both keep. */
-import type { DestinationName } from "~/destinations/destination";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";

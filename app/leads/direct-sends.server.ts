@@ -4,7 +4,7 @@
  *
  * Why: docs/decisions/030-lead-spool.md.
  */
-import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server";
 import type { DestinationSender } from "~/leads/delivery/delivery.server";
 import type { Lead } from "~/leads/lead";
 

@@ -1,5 +1,5 @@
 /** The lead record: its destinations and derived state, how it is made, named on disk, parsed and logged. */
-import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
 import { type LeadSource, parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";

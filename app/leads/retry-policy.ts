@@ -1,41 +1,18 @@
-/** The retry policy: which delivery results are final, and when a failed attempt is tried again. */
-import { DESTINATIONS, type DeliveryResult } from "~/destinations/destination";
+/** The retry policy: a destination's record after an attempt, when a failed one is tried again, and a lead put back in the queue. */
+import { type BackoffLimits, backoffMs } from "~/destinations/backoff";
+import type { DeliveryResult } from "~/destinations/destination";
+import { DESTINATIONS } from "~/destinations/lookup.server";
 import { type DeliveryRecord, type Lead, leadStateOf, newDeliveries } from "~/leads/lead";
-import type { SendResult } from "~/mail/types";
 
 export const FIRST_RETRY_MS = 10_000;
 export const MAX_RETRY_GAP_MS = 15 * 60_000;
 export const RETRY_FOR_MS = 72 * 60 * 60_000;
 
-/** EmailJS answers that no retry can fix: bad request, wrong ids or key, API disabled. */
-const PERMANENT_STATUSES = new Set([400, 401, 403, 404, 412, 422]);
-
-export type Verdict = "sent" | "retry" | "permanent";
-
-/** Timeouts, network errors, 5xx, 429 and anything unexpected are worth another try. */
-export function classify(result: SendResult): Verdict {
-  if (result.ok) return "sent";
-  if (result.reason === "rejected" && result.status !== undefined && PERMANENT_STATUSES.has(result.status)) {
-    return "permanent";
-  }
-  return "retry";
-}
-
-/** EmailJS's answer as a delivery result: its detail (`EmailJS answered 412: …`) is the cause. */
-export function emailJsResult(result: SendResult): DeliveryResult {
-  if (result.ok) return { ok: true };
-  const status = result.status ? { status: result.status } : {};
-  return { ok: false, retry: classify(result) === "retry", error: { ...status, cause: result.detail } };
-}
-
 /**
- * The wait after the `attempts`-th failed attempt: 10 s doubling each time, capped at 15 min,
- * with jitter (between half and all of it) so leads failed together do not retry together.
+ * A lead's backoff at one destination: 10 s doubling each time, capped at 15 min, with jitter
+ * (between half and all of it) so leads failed together do not retry together.
  */
-export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
-  const full = Math.min(MAX_RETRY_GAP_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
-  return Math.round(full * (0.5 + random() / 2));
-}
+export const LEAD_BACKOFF: BackoffLimits = { firstMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_GAP_MS, jitter: true };
 
 /**
  * One destination's record after one attempt that ended with `result` at `now`: delivered, failed
@@ -52,7 +29,8 @@ export function afterAttempt(
   if (result.ok) return { ...record, state: "sent", attempts, lastError: null };
   const lastError = result.error.cause;
   if (!result.retry) return { ...record, state: "failed", attempts, lastError };
-  const next = now.getTime() + Math.max(retryDelayMs(attempts, random), result.retryAfterMs ?? 0);
+  const next =
+    now.getTime() + backoffMs(attempts, LEAD_BACKOFF, { random, retryAfterMs: result.retryAfterMs });
   if (next - Date.parse(record.queuedAt) > RETRY_FOR_MS) {
     return {
       ...record,

@@ -2,7 +2,7 @@
 import { EmailJSResponseStatus, init, send } from "@emailjs/nodejs";
 import { emailJsFailure } from "~/mail/failures.server";
 import { toTemplateParams } from "~/mail/template-params";
-import type { MailTransport, SendResult } from "~/mail/types";
+import type { EmailJsAnswer, MailTransport } from "~/mail/types";
 
 export const EMAILJS_TIMEOUT_MS = 10_000;
 
@@ -31,14 +31,14 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
   return {
     name: "emailjs",
     async send(enquiry, source, privacyNotice) {
-      const attempt: Promise<SendResult> = sendEmail(
+      const attempt: Promise<EmailJsAnswer> = sendEmail(
         config.serviceId,
         config.templateId,
         toTemplateParams(enquiry, config.recipient, source, privacyNotice),
         { publicKey: config.publicKey, privateKey: config.privateKey },
       ).then(
-        (): SendResult => ({ ok: true }),
-        (cause: unknown): SendResult => {
+        (): EmailJsAnswer => ({ ok: true }),
+        (cause: unknown): EmailJsAnswer => {
           // The SDK rejects every status but 200; the original specification counts any 2xx as sent.
           if (cause instanceof EmailJSResponseStatus && cause.status >= 200 && cause.status < 300) {
             return { ok: true };
@@ -47,7 +47,7 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
         },
       );
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<SendResult>((resolve) => {
+      const timeout = new Promise<EmailJsAnswer>((resolve) => {
         timer = setTimeout(
           () =>
             resolve({

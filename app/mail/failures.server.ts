@@ -5,7 +5,7 @@
  */
 import { EmailJSResponseStatus } from "@emailjs/nodejs";
 import { redactProviderText } from "~/mail/redact";
-import type { MailTransport, SendResult } from "~/mail/types";
+import type { EmailJsAnswer, MailTransport } from "~/mail/types";
 import { describeNetworkError, errorCode } from "~/network-errors";
 
 /**
@@ -52,7 +52,7 @@ function answerWords(status: number, text: string): string {
 export function emailJsFailure(
   cause: unknown,
   withoutSecrets: (text: string) => string = (text) => text,
-): Extract<SendResult, { ok: false }> {
+): Extract<EmailJsAnswer, { ok: false }> {
   if (cause instanceof EmailJSResponseStatus) {
     const text = String(cause.text);
     const said = redactProviderText(withoutSecrets(text));
@@ -91,7 +91,7 @@ export function emailJsFailure(
  * The log line of a failed send: its outcome, status and cause in the site's words, and what
  * the provider said with addresses, names in quotes and mentions removed; never the enquiry.
  */
-export function logMailFailure(transport: MailTransport["name"], result: SendResult): void {
+export function logMailFailure(transport: MailTransport["name"], result: EmailJsAnswer): void {
   if (result.ok) return;
   const { reason, status, detail, said } = result;
   console.error(

@@ -1,9 +1,13 @@
-/** What a mail transport is, and what a send can come to. */
+/** What a mail transport is, and what EmailJS can answer a send (judged by app/destinations/emailjs.server.ts). */
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadSource } from "~/lead-parts/source";
 import type { PrivacyNoticeRecord } from "~/privacy-notice/record";
 
-export type SendResult =
+/**
+ * What EmailJS (or its library) answered one send, before the destination's rules judge it into
+ * a delivery result (~/destinations/emailjs.server).
+ */
+export type EmailJsAnswer =
   | { ok: true }
   | {
       ok: false;
@@ -23,5 +27,5 @@ export type SendResult =
 export interface MailTransport {
   readonly name: "emailjs" | "none";
   /** Never throws: every failure comes back as `{ ok: false }`. */
-  send(enquiry: Enquiry, source?: LeadSource, privacyNotice?: PrivacyNoticeRecord): Promise<SendResult>;
+  send(enquiry: Enquiry, source?: LeadSource, privacyNotice?: PrivacyNoticeRecord): Promise<EmailJsAnswer>;
 }

@@ -63,12 +63,12 @@ function wired(options: { deliverer?: boolean; withDatabase?: boolean } = {}) {
 describe("lead alerts, wired", () => {
   it("tells a give-up at once; nine more in the hour come as one follow-up when it ends", async () => {
     const { alerts, posted } = wired();
-    alerts.gaveUp({ leadId: ids[0] ?? "", destination: "emailjs", attempts: 1, lastError: refused });
+    alerts.gaveUp({ leadId: ids[0] ?? "", destination: "emailjs", attempts: 1, error: { cause: refused } });
     expect(posted).toEqual([expect.stringContaining(`Lead ${ids[0]} was not delivered to EmailJS`)]);
     expect(posted[0]).toContain(`\`npm run leads -- retry ${ids[0]}\``);
     for (const leadId of ids.slice(1)) {
       await vi.advanceTimersByTimeAsync(5 * MINUTE);
-      alerts.gaveUp({ leadId, destination: "emailjs", attempts: 1, lastError: refused });
+      alerts.gaveUp({ leadId, destination: "emailjs", attempts: 1, error: { cause: refused } });
     }
     // 45 minutes in: nothing more until the hour since the first alert ends (a check after it).
     await vi.advanceTimersByTimeAsync(ALERT_HOUR_MS - 45 * MINUTE - ALERT_CHECK_MS);
@@ -106,7 +106,7 @@ describe("lead alerts, wired", () => {
 
   it("a give-up with no error recorded is still told, by its lead id", () => {
     const { alerts, posted } = wired({ deliverer: false });
-    alerts.gaveUp({ leadId: ids[0] ?? "", destination: "emailjs", attempts: 3, lastError: null });
+    alerts.gaveUp({ leadId: ids[0] ?? "", destination: "emailjs", attempts: 3, error: { cause: "" } });
     expect(posted).toEqual([expect.stringContaining(`Lead ${ids[0]} was not delivered to EmailJS`)]);
   });
 

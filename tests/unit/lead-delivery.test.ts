@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { judgeEmailJsAnswer } from "~/destinations/emailjs.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { DelivererLock } from "~/leads/deliverer-lock";
 import {
@@ -9,8 +10,7 @@ import {
 } from "~/leads/delivery/delivery.server";
 import type { LeadStore } from "~/leads/folder/store.server";
 import { type DeliveryRecord, type Lead, newLead, withDelivery } from "~/leads/lead";
-import { emailJsResult } from "~/leads/retry-policy";
-import type { SendResult } from "~/mail/types";
+import type { EmailJsAnswer } from "~/mail/types";
 import { gate } from "../support/gate";
 
 /** An in-memory store whose writes fail while `failing` holds an error. */
@@ -108,12 +108,12 @@ function fakeLock(
   };
 }
 
-function transport(answer: (enquiry: Enquiry) => Promise<SendResult> | SendResult) {
+function transport(answer: (enquiry: Enquiry) => Promise<EmailJsAnswer> | EmailJsAnswer) {
   const sent: string[] = [];
   const routes: DestinationRoutes = {
     async emailjs(lead) {
       sent.push(lead.enquiry.name);
-      return emailJsResult(await answer(lead.enquiry));
+      return judgeEmailJsAnswer(await answer(lead.enquiry));
     },
   };
   return { routes, sent };
@@ -319,7 +319,7 @@ describe("delivery", () => {
         leadId: file("refused")?.id,
         destination: "emailjs",
         attempts: 1,
-        lastError: "EmailJS answered 412: Invalid grant",
+        error: { status: 412, cause: "EmailJS answered 412: Invalid grant" },
       },
     ]);
     expect(delivery.isDeliverer()).toBe(true);

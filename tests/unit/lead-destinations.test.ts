@@ -210,7 +210,7 @@ describe.each(kinds)("destinations in $name", (kind) => {
     expect(sends.filter((send) => send.startsWith("emailjs"))).toHaveLength(3);
     const failedId = leads[2]?.id;
     expect(gaveUp).toEqual([
-      { leadId: failedId, destination: "webhook", attempts: 1, lastError: "HTTP 410" },
+      { leadId: failedId, destination: "webhook", attempts: 1, error: { status: 410, cause: "HTTP 410" } },
     ]);
     expect(delivery.isDeliverer()).toBe(true);
   });

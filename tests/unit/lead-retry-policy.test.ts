@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { backoffMs } from "~/destinations/backoff";
+import { judgeEmailJsAnswer } from "~/destinations/emailjs.server";
 import { judgeAnswer } from "~/destinations/post-json.server";
 import { type DeliveryRecord, type Lead, newLead } from "~/leads/lead";
 import {
   afterAttempt,
-  classify,
-  emailJsResult,
   FIRST_RETRY_MS,
+  LEAD_BACKOFF,
   MAX_RETRY_GAP_MS,
   release,
   requeue,
-  retryDelayMs,
 } from "~/leads/retry-policy";
-import type { SendResult } from "~/mail/types";
+import type { EmailJsAnswer } from "~/mail/types";
 
 const start = new Date("2026-11-01T10:00:00Z");
 const lead: Lead = newLead({
@@ -22,17 +22,17 @@ const lead: Lead = newLead({
 });
 const record = lead.destinations.emailjs as DeliveryRecord;
 
-const rejectedBy = (status: number): SendResult => ({
+const rejectedBy = (status: number): EmailJsAnswer => ({
   ok: false,
   reason: "rejected",
   detail: `EmailJS answered ${status}: text`,
   status,
 });
-const rejected = (status: number) => emailJsResult(rejectedBy(status));
+const rejected = (status: number) => judgeEmailJsAnswer(rejectedBy(status));
 
 describe("classifying an attempt", () => {
   it.each([400, 401, 403, 404, 412, 422])("a %i can never succeed: permanent", (status) => {
-    expect(classify(rejectedBy(status))).toBe("permanent");
+    expect(judgeEmailJsAnswer(rejectedBy(status))).toMatchObject({ ok: false, retry: false });
   });
 
   it.each([
@@ -42,12 +42,12 @@ describe("classifying an attempt", () => {
     ["no answer (status 0)", rejected(0)],
     ["a network error", { ok: false, reason: "rejected", detail: "Error: connect ECONNREFUSED" }],
     ["a timeout", { ok: false, reason: "timeout", detail: "no answer within 10000 ms" }],
-  ] as Array<[string, SendResult]>)("%s is temporary: retry", (_label, result) => {
-    expect(classify(result)).toBe("retry");
+  ] as Array<[string, EmailJsAnswer]>)("%s is temporary: retry", (_label, result) => {
+    expect(judgeEmailJsAnswer(result)).toMatchObject({ ok: false, retry: true });
   });
 
   it("a 2xx is sent", () => {
-    expect(classify({ ok: true })).toBe("sent");
+    expect(judgeEmailJsAnswer({ ok: true })).toEqual({ ok: true });
   });
 });
 
@@ -55,17 +55,17 @@ describe("backoff", () => {
   it("retries first within 10 s, then doubles, never more than 15 min apart", () => {
     const most = () => 0.999_999;
     const least = () => 0;
-    expect(retryDelayMs(1, most)).toBeLessThanOrEqual(FIRST_RETRY_MS);
-    expect(retryDelayMs(1, least)).toBe(FIRST_RETRY_MS / 2);
-    expect([1, 2, 3, 4, 5].map((attempt) => retryDelayMs(attempt, () => 1))).toEqual([
+    expect(backoffMs(1, LEAD_BACKOFF, { random: most })).toBeLessThanOrEqual(FIRST_RETRY_MS);
+    expect(backoffMs(1, LEAD_BACKOFF, { random: least })).toBe(FIRST_RETRY_MS / 2);
+    expect([1, 2, 3, 4, 5].map((attempt) => backoffMs(attempt, LEAD_BACKOFF, { random: () => 1 }))).toEqual([
       10_000, 20_000, 40_000, 80_000, 160_000,
     ]);
-    expect(retryDelayMs(8, () => 1)).toBe(MAX_RETRY_GAP_MS);
-    expect(retryDelayMs(40, () => 1)).toBe(MAX_RETRY_GAP_MS);
+    expect(backoffMs(8, LEAD_BACKOFF, { random: () => 1 })).toBe(MAX_RETRY_GAP_MS);
+    expect(backoffMs(40, LEAD_BACKOFF, { random: () => 1 })).toBe(MAX_RETRY_GAP_MS);
   });
 
   it("spreads leads that failed together (jitter)", () => {
-    const delays = new Set(Array.from({ length: 50 }, () => retryDelayMs(3)));
+    const delays = new Set(Array.from({ length: 50 }, () => backoffMs(3, LEAD_BACKOFF)));
     expect(delays.size).toBeGreaterThan(10);
     for (const delay of delays) expect(delay).toBeGreaterThanOrEqual(20_000);
   });

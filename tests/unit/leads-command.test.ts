@@ -2,11 +2,11 @@ import { PassThrough } from "node:stream";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import type { DeliveryResult } from "~/destinations/destination";
-import type { WebhookSender } from "~/destinations/webhook.server";
+import { type WebhookSender, webhookLink } from "~/destinations/webhook.server";
 import type { WebhookMessage } from "~/destinations/webhook-events";
 import { type DeliveryRecord, type Lead, type LeadDestinations, leadStateOf, newLead } from "~/leads/lead";
 import { everyInvocation, optionProblem, readArguments, usageLine } from "~/leads/operations/command-forms";
-import { ERASED_EVENT_ATTEMPTS, postLeadErased } from "~/leads/operations/erased-event";
+import { ERASED_EVENT_ATTEMPTS, tellErased } from "~/leads/operations/erased-event";
 import { describeDeliveries, leadJson } from "~/leads/operations/lead-view";
 import { writeLeadsCsv } from "~/leads/operations/leads-csv";
 
@@ -138,6 +138,12 @@ describe("lead.erased from the erase command", () => {
     };
     return { sender, sent };
   }
+  /** The webhook's link, as the erase command reaches it: its `tellErased`. */
+  const eraser = (sender: WebhookSender) => {
+    const { tellErased: tell } = webhookLink(sender, () => {});
+    if (!tell) throw new Error("the webhook hears of erasures");
+    return tell;
+  };
   const waits: number[] = [];
   const wait = async (ms: number) => {
     waits.push(ms);
@@ -147,7 +153,7 @@ describe("lead.erased from the erase command", () => {
   it("sends the lead's id only, with the same event id in each attempt, until the webhook takes it", async () => {
     waits.length = 0;
     const { sender, sent } = webhookAnswering(busy, busy);
-    const outcome = await postLeadErased(sender, ID, new Date(AT), wait);
+    const outcome = await tellErased(eraser(sender), ID, new Date(AT), wait);
     expect(outcome).toEqual({ took: true, attempts: 3 });
     expect(waits).toEqual([1_000, 2_000]);
     expect(new Set(sent.map((message) => message.id)).size).toBe(1);
@@ -156,13 +162,13 @@ describe("lead.erased from the erase command", () => {
 
   it("stops at a refusal, or after its attempts, and says why", async () => {
     const gone: DeliveryResult = { ok: false, retry: false, error: { status: 410, cause: "HTTP 410" } };
-    expect(await postLeadErased(webhookAnswering(gone).sender, ID, new Date(AT), wait)).toEqual({
+    expect(await tellErased(eraser(webhookAnswering(gone).sender), ID, new Date(AT), wait)).toEqual({
       took: false,
       attempts: 1,
       error: { status: 410, cause: "HTTP 410" },
     });
     const always = webhookAnswering(busy, busy, busy, busy);
-    expect(await postLeadErased(always.sender, ID, new Date(AT), wait)).toMatchObject({
+    expect(await tellErased(eraser(always.sender), ID, new Date(AT), wait)).toMatchObject({
       took: false,
       attempts: ERASED_EVENT_ATTEMPTS,
     });

@@ -1,5 +1,5 @@
 /** Delivery: one loop per destination sending pending leads while this process holds the deliverer lock. */
-import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server";
 import type { LeadStore } from "~/leads/contract.server";
 import { type DelivererLock, HEARTBEAT_MS } from "~/leads/deliverer-lock";
 import { createFaultReport } from "~/leads/delivery/faults.server";

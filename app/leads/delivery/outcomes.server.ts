@@ -1,11 +1,11 @@
 /** Delivery outcomes the store could not write yet, kept in memory and written again until it takes them. */
-import type { DestinationName } from "~/destinations/destination";
+import { type BackoffLimits, backoffMs } from "~/destinations/backoff";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { LeadStore } from "~/leads/contract.server";
 import { type DeliveryRecord, type Lead, withDelivery } from "~/leads/lead";
 
 /** A lead's outcome that could not be written is written again after 1 s, doubling up to 1 min. */
-const FIRST_WRITE_RETRY_MS = 1_000;
-const MAX_WRITE_RETRY_MS = 60_000;
+const WRITE_BACKOFF: BackoffLimits = { firstMs: 1_000, maxMs: 60_000 };
 
 /** One destination's outcome for one lead: its new record (undefined: the lead no longer goes there). */
 export interface Outcome {
@@ -18,7 +18,8 @@ export interface Outcome {
 /** An unwritten outcome and when it is written again. */
 interface Retry extends Outcome {
   retryAt: number;
-  delayMs: number;
+  /** Failed writes in a row: the backoff's count. */
+  failures: number;
 }
 
 const keyOf = (outcome: Pick<Outcome, "destination"> & { lead: Pick<Lead, "id"> }) =>
@@ -79,8 +80,12 @@ export function createOutcomeWriter(options: {
       failed(error);
       if (previous && retries.get(key) !== previous) return undefined;
       const last = previous ?? replaced;
-      const delayMs = last ? Math.min(last.delayMs * 2, MAX_WRITE_RETRY_MS) : FIRST_WRITE_RETRY_MS;
-      retries.set(key, { ...outcome, retryAt: now().getTime() + delayMs, delayMs });
+      const failures = (last?.failures ?? 0) + 1;
+      retries.set(key, {
+        ...outcome,
+        retryAt: now().getTime() + backoffMs(failures, WRITE_BACKOFF),
+        failures,
+      });
       return undefined;
     }
   };

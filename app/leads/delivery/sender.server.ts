@@ -1,5 +1,7 @@
 /** Delivery's send: one claimed lead to one destination, and its outcome on its way into the store. */
-import type { DeliveryResult, DestinationName } from "~/destinations/destination";
+
+import type { DeliveryResult, GaveUp as GaveUpNotice } from "~/destinations/destination";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { OutcomeWriter } from "~/leads/delivery/outcomes.server";
 import { type Lead, logDeliveryState, logLeadState, withDelivery } from "~/leads/lead";
 import { afterAttempt } from "~/leads/retry-policy";
@@ -11,11 +13,8 @@ import { afterAttempt } from "~/leads/retry-policy";
 export type DestinationSender = (lead: Lead) => Promise<DeliveryResult>;
 
 /** A destination gave up on a lead (its record turned `failed` by an attempt): for alerts and `lead.failed`. */
-export interface GaveUp {
-  leadId: string;
+export interface GaveUp extends GaveUpNotice {
   destination: DestinationName;
-  attempts: number;
-  lastError: string | null;
 }
 
 /**
@@ -51,13 +50,18 @@ export function createLeadSender(options: {
       const updated = afterAttempt(record, result, now(), random);
       const outcome = withDelivery(lead, destination, updated);
       if (updated.state !== record.state) logDeliveryState(lead, destination, updated);
-      if (updated.state === "failed") {
+      if (updated.state === "failed" && !result.ok) {
+        // The status as the answer gave it; the cause as the lead's record keeps it.
+        const { status } = result.error;
         try {
           onGaveUp?.({
             leadId: lead.id,
             destination,
             attempts: updated.attempts,
-            lastError: updated.lastError,
+            error: {
+              ...(status === undefined ? {} : { status }),
+              cause: updated.lastError ?? result.error.cause,
+            },
           });
         } catch (error) {
           log(

@@ -1,7 +1,7 @@
 /** The folder store's record of sends begun: an empty file per lead and destination, written before the first send there. */
 import { access, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server";
 import { fsyncFolder } from "~/leads/folder/writes.server";
 
 /**

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { access, lstat, mkdir, readdir, stat, unlink, writeFile as writeNewFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server";
 import {
   countLeads,
   type LeadOrder,

@@ -3,7 +3,7 @@
  * every lead a page at a time) and a release from the quarantine. Each writes only what it
  * changes, so a delivery the running server makes meanwhile is never undone.
  */
-import type { DestinationName } from "~/destinations/destination";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { LeadStore } from "~/leads/contract.server";
 import { type DeliveryRecord, destinationsOf, type Lead } from "~/leads/lead";
 import { release, requeue, retried } from "~/leads/retry-policy";

@@ -3,7 +3,7 @@
  * its arguments with them and makes its usage line from them, and the tests call every form of
  * every command from them: a form added here is accepted, shown and tested at once.
  */
-import { DESTINATIONS } from "~/destinations/destination";
+import { DESTINATIONS } from "~/destinations/lookup.server";
 import { LEAD_STATES } from "~/leads/lead";
 
 /**

@@ -2,7 +2,7 @@
  * A person's request to be forgotten, on the store's contract: erases one lead (by its id) or every
  * lead of one person, and says which destinations may hold each, as the store knew them.
  */
-import type { DestinationName } from "~/destinations/destination";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { LeadStore } from "~/leads/contract.server";
 import { LEAD_ID, type Lead } from "~/leads/lead";
 import { findLead, noLead, personLeads, personQueryOf } from "./listing.server";
@@ -13,11 +13,6 @@ export interface Erasure {
   byId: boolean;
   erased: { id: string; holding: DestinationName[] }[];
 }
-
-/** What the operator does where a destination cannot hear of an erasure. */
-export const ERASE_BY_HAND: Readonly<Partial<Record<DestinationName, string>>> = {
-  emailjs: "delete its mail from the agency's mailbox",
-};
 
 /**
  * Erases the lead `who` names by its id, or every lead of the person `who` names by e-mail

@@ -4,7 +4,7 @@
 import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
-import { DESTINATIONS } from "~/destinations/destination";
+import { DESTINATIONS } from "~/destinations/lookup.server";
 import { clickIdOf, describeSource } from "~/lead-parts/source";
 import type { Lead } from "~/leads/lead";
 

@@ -2,7 +2,7 @@
 import type { PoolClient } from "pg";
 import { LEAD_ID_LOCKS } from "~/db/advisory-locks.server";
 import type { Database } from "~/db/database.server";
-import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server";
 
 /** Takes the lock of one lead id for the rest of the transaction. */
 export const lockLeadId = (client: PoolClient, id: string) =>

@@ -1,6 +1,6 @@
 /** How a lead maps to a row of the `leads` table and its `lead_deliveries` rows, and back. */
 import type { PoolClient } from "pg";
-import { DESTINATIONS, type DestinationName } from "~/destinations/destination";
+import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
 import { parseLeadSource } from "~/lead-parts/source";
 import { SPAM_REASONS, type SpamReason } from "~/lead-parts/spam-reasons";

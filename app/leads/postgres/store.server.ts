@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
-import type { DestinationName } from "~/destinations/destination";
+import type { DestinationName } from "~/destinations/lookup.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import {
   countLeads,
