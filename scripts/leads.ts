@@ -7,7 +7,7 @@
 //   npm run leads -- retry ID [--to DESTINATION]        puts what failed of a lead (or an inbox lead) back in the queue
 //   npm run leads -- retry --failed [--to DESTINATION]  puts every failed delivery back in the queue
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
-//   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
+//   npm run leads -- find REFERENCE|EMAIL|PHONE [--json]   the lead of an enquiry's reference, or every lead of one person, in any state
 //   npm run leads -- erase ID|EMAIL|PHONE        deletes the lead, or them all, for good, and names and tells where they may be held
 //   npm run leads -- --health          the store as it shows itself, without the server
 // Its forms are listed in scripts/lib/command-forms.ts. It reads the store the server uses: the
@@ -21,6 +21,7 @@ import type { DestinationName } from "~/destinations/destination";
 import { createWebhookSender, type WebhookSender } from "~/destinations/webhook.server";
 import { env } from "~/env.server";
 import { isPerson, parsePersonQuery } from "~/lead-parts/person";
+import { leadReference, leadsWithReference, parseReference } from "~/lead-parts/reference";
 import { channelOf, describeSource } from "~/lead-parts/source";
 import { type LeadStore, MAX_LEADS } from "~/leads/contract.server";
 import { delivererLockPath, readFolderLockHolder } from "~/leads/folder/lock.server";
@@ -118,6 +119,7 @@ async function list(spam: boolean, state?: LeadState) {
         time: time(lead),
         reason: lead.reason ?? "",
         id: lead.id,
+        reference: leadReference(lead.id),
         name: showInvisible(lead.enquiry.name),
         "e-mail": showInvisible(lead.enquiry.email),
         source: sourceOf(lead),
@@ -129,6 +131,7 @@ async function list(spam: boolean, state?: LeadState) {
       leads.map((lead) => ({
         time: time(lead),
         state: lead.state,
+        reference: leadReference(lead.id),
         name: showInvisible(lead.enquiry.name),
         "e-mail": showInvisible(lead.enquiry.email),
         source: sourceOf(lead),
@@ -303,23 +306,49 @@ async function personLeads(who: string): Promise<Lead[]> {
   return (await store.list()).filter((lead) => isPerson(lead.enquiry, query));
 }
 
-async function find(who: string) {
-  const leads = (await personLeads(who)).reverse();
+/**
+ * The lead of an enquiry's reference (`NRM-7KQ2-M9XD`, any case, dashes or none), or every lead
+ * of one person (by e-mail address or phone number); a reference two leads share is said to be
+ * ambiguous, and both are listed.
+ */
+async function find(what: string) {
+  const reference = parsePersonQuery(what) === null ? parseReference(what) : null;
+  if (reference !== null) return findReference(reference);
+  const leads = (await personLeads(what)).reverse();
   if (json) return printJson(leads);
   if (leads.length === 0) return console.log("No lead of that person.");
+  printFound(leads);
+  console.log(
+    `${plural(leads.length, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(what)}`,
+  );
+}
+
+async function findReference(reference: string) {
+  const leads = leadsWithReference(await store.list(), reference).reverse();
+  if (json) return printJson(leads);
+  if (leads.length === 0) return console.log(`No lead has the reference ${reference}.`);
+  printFound(leads);
+  if (leads.length === 1) {
+    console.log(`Delete it with: npm run leads -- erase ${leads[0]?.id}`);
+  } else {
+    console.log(
+      `${reference} is ambiguous: ${leads.length} leads have it. Ask the sender for their e-mail address or phone number, and find them by it.`,
+    );
+  }
+}
+
+function printFound(leads: Lead[]) {
   printTable(
     leads.map((lead) => ({
       time: time(lead),
       state: lead.state,
       reason: lead.reason ?? "",
       id: lead.id,
+      reference: leadReference(lead.id),
       name: showInvisible(lead.enquiry.name),
       "e-mail": showInvisible(lead.enquiry.email),
       phone: `+${lead.enquiry.countryCode} ${lead.enquiry.phoneNumber}`,
     })),
-  );
-  console.log(
-    `${plural(leads.length, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(who)}`,
   );
 }
 

@@ -7,6 +7,7 @@ import { createRetryQueue } from "~/destinations/retry-queue.server";
 import { createWebhookSender } from "~/destinations/webhook.server";
 import { leadFailed, leadReceived, type WebhookMessage } from "~/destinations/webhook-events";
 import type { Env } from "~/env.server";
+import { leadReference } from "~/lead-parts/reference";
 import type { DestinationRoutes, GaveUp } from "~/leads/delivery/delivery.server";
 import type { Lead } from "~/leads/lead";
 import { emailJsResult } from "~/leads/retry-policy";
@@ -44,7 +45,7 @@ export function createLeadDestinations(
   if (mail?.name === "emailjs") {
     // A direct send is the same one attempt; the enquiry's log line says it was direct.
     routes.emailjs = direct.emailjs = async (lead) => {
-      const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
+      const result = await mail.send(lead.enquiry, lead.source, lead.privacyNotice, leadReference(lead.id));
       logMailFailure(mail.name, result);
       return emailJsResult(result);
     };

@@ -1,8 +1,10 @@
 /**
  * The texts posted to the team chat. Each says what happened and what to run or check; a lead
- * appears by its id only, never by anything its sender wrote.
+ * appears by its id and reference (`NRM-7KQ2-M9XD`, which its sender may quote), never by anything
+ * its sender wrote.
  */
 import type { DeliveryError, DestinationName } from "~/destinations/destination";
+import { leadReference } from "~/lead-parts/reference";
 
 const NAMES: Record<DestinationName, string> = { emailjs: "EmailJS", webhook: "the lead webhook" };
 
@@ -17,6 +19,8 @@ const MAX_IDS_LISTED = 10;
 
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+/** `<id> (NRM-7KQ2-M9XD)`. */
+const named = (leadId: string) => `${leadId} (${leadReference(leadId)})`;
 
 function describeError(error: DeliveryError): string {
   const cause = error.cause.slice(0, 200);
@@ -34,7 +38,7 @@ export function gaveUpMessage(failure: {
   error: DeliveryError;
 }): string {
   const { leadId, destination, attempts, error } = failure;
-  return `Lead ${leadId} was not delivered to ${NAMES[destination]}: it gave up after ${plural(attempts, "attempt", "attempts")} (${describeError(error)}). To fix it, ${CHECKS[destination]}, then run \`npm run leads -- retry ${leadId}\`.`;
+  return `Lead ${named(leadId)} was not delivered to ${NAMES[destination]}: it gave up after ${plural(attempts, "attempt", "attempts")} (${describeError(error)}). To fix it, ${CHECKS[destination]}, then run \`npm run leads -- retry ${leadId}\`.`;
 }
 
 /** The failures at one destination in the hour after its first alert, counted in one message. */
@@ -44,7 +48,7 @@ export function furtherFailuresMessage(failures: {
   lastError: DeliveryError;
 }): string {
   const { destination, leadIds, lastError } = failures;
-  const listed = leadIds.slice(0, MAX_IDS_LISTED).join(", ");
+  const listed = leadIds.slice(0, MAX_IDS_LISTED).map(named).join(", ");
   const rest = leadIds.length > MAX_IDS_LISTED ? ` and ${leadIds.length - MAX_IDS_LISTED} more` : "";
   return `${plural(leadIds.length, "more lead was", "more leads were")} not delivered to ${NAMES[destination]} in the hour after the last alert (last: ${describeError(lastError)}): ${listed}${rest}. To fix it, ${CHECKS[destination]}, then run \`npm run leads -- retry --failed\`.`;
 }
@@ -59,7 +63,7 @@ export function queueWaitingMessage(queue: {
 }): string {
   const { oldestId, waitedMs, waiting, afterMinutes, reminder } = queue;
   const count = `${plural(waiting, "lead is", "leads are")} waiting to be delivered`;
-  return `${reminder ? "Still: " : ""}${count}, the oldest (${oldestId}) for ${plural(minutes(waitedMs), "minute", "minutes")}, longer than ALERT_AFTER_MINUTES (${afterMinutes}). Run \`npm run leads\` to see each one's last error, and check the server log and the EMAILJS_* and LEAD_WEBHOOK_* variables.`;
+  return `${reminder ? "Still: " : ""}${count}, the oldest (${named(oldestId)}) for ${plural(minutes(waitedMs), "minute", "minutes")}, longer than ALERT_AFTER_MINUTES (${afterMinutes}). Run \`npm run leads\` to see each one's last error, and check the server log and the EMAILJS_* and LEAD_WEBHOOK_* variables.`;
 }
 
 /** No `pending` lead is older than ALERT_AFTER_MINUTES any more. */

@@ -2,6 +2,7 @@
 import type { DeliveryError, DestinationName } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { PrivacyNoticeRecord } from "~/lead-parts/privacy-notice";
+import { leadReference } from "~/lead-parts/reference";
 import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source";
 
 export const WEBHOOK_EVENTS = ["lead.received", "lead.failed", "lead.erased"] as const;
@@ -40,12 +41,13 @@ function message(
 /**
  * A new lead, for the CRM: the five fields as stored, where it came from (the source record,
  * its one line as the mail shows it, the ad-click id), when, and the privacy notice its sender
- * was shown (null when not known).
+ * was shown (null when not known), and the reference its sender was shown (`NRM-7KQ2-M9XD`).
  */
 export function leadReceived(lead: ReceivedLead): WebhookMessage {
   const { name, email, countryCode, phoneNumber, message: text } = lead.enquiry;
   return message(`msg_${lead.id}_received`, "lead.received", lead.receivedAt, {
     id: lead.id,
+    reference: leadReference(lead.id),
     receivedAt: lead.receivedAt,
     name,
     email,
@@ -61,7 +63,7 @@ export function leadReceived(lead: ReceivedLead): WebhookMessage {
 
 /**
  * A destination gave up on a lead: which, after how many attempts, and why. No personal data:
- * the receiver already holds the lead by its id, or should look it up by it.
+ * the receiver already holds the lead by its id (or its reference), or should look it up by it.
  */
 export function leadFailed(failure: {
   leadId: string;
@@ -74,6 +76,7 @@ export function leadFailed(failure: {
   const { leadId, destination, attempts, lastError, failedAt } = failure;
   return message(`msg_${leadId}_failed_${destination}_${Date.parse(failedAt)}`, "lead.failed", failedAt, {
     id: leadId,
+    reference: leadReference(leadId),
     destination,
     attempts,
     lastError: {

@@ -8,7 +8,9 @@ import { clickIdOf, describeSource, type LeadSource } from "~/lead-parts/source"
  * (docs/decisions/002-operating-contract.md),
  * and where the lead came from: `source` (`google / cpc / spring-launch`, `linkedin.com (referral)`,
  * `direct`) and `click_id` (`gclid=…`, or empty), and the privacy notice its sender was shown:
- * `notice_version` (its version and language, `2026-11-26 hi`, or empty when not known).
+ * `notice_version` (its version and language, `2026-11-26 hi`, or empty when not known), and the
+ * enquiry's `reference` (`NRM-7KQ2-M9XD`, the one its sender was shown: a subject or an
+ * auto-reply can quote it).
  */
 export type TemplateParams = Enquiry & {
   to_name: string;
@@ -16,6 +18,7 @@ export type TemplateParams = Enquiry & {
   source: string;
   click_id: string;
   notice_version: string;
+  reference: string;
 };
 
 export function toTemplateParams(
@@ -23,6 +26,7 @@ export function toTemplateParams(
   recipient: string,
   source?: LeadSource,
   privacyNotice?: PrivacyNoticeRecord,
+  reference = "",
 ): TemplateParams {
   const fields = Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, enquiry[field]])) as Enquiry;
   return {
@@ -32,5 +36,6 @@ export function toTemplateParams(
     source: describeSource(source),
     click_id: clickIdOf(source),
     notice_version: describePrivacyNotice(privacyNotice),
+    reference,
   };
 }

@@ -243,6 +243,10 @@ describe("the mail's source and click_id", () => {
       source: "google / cpc",
       click_id: "gclid=g1",
       notice_version: "",
+      reference: "",
+    });
+    expect(toTemplateParams(enquiry, "Team", undefined, undefined, "NRM-7KQ2-M9XD")).toMatchObject({
+      reference: "NRM-7KQ2-M9XD",
     });
   });
 });
