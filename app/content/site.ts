@@ -17,6 +17,11 @@ export interface SiteDetails {
   };
   email: string;
   phone: { display: string; e164: string };
+  /**
+   * The agency's WhatsApp number, a mobile: `number` in WhatsApp's international form (digits
+   * only, country code first, no `+` and no leading zero). Absent: no "Chat on WhatsApp" link.
+   */
+  whatsapp?: { display: string; number: string };
   foundingYear: number;
 }
 
@@ -39,6 +44,7 @@ export const site: SiteDetails = {
   },
   email: "hello@nirmaan.digital",
   phone: { display: "+91 80 4718 2290", e164: "+918047182290" },
+  whatsapp: { display: "+91 98860 41725", number: "919886041725" },
   foundingYear: 2016,
 };
 

@@ -182,7 +182,9 @@ test("a double submit shows the first submission's reference; a refusal (451) sh
   await page.goto(`${app.server.url}/`);
   await waitForHydration(page);
   await fillEnquiry(page, validEnquiry());
-  const answer = page.waitForResponse((response) => response.request().method() === "POST");
+  const answer = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/",
+  );
   await enquiryForm(page).submit.click();
   expect((await answer).status()).toBe(451);
   await expect(enquiryForm(page).notice).toHaveText(NOTICE.failed);

@@ -91,6 +91,7 @@ describe("the migration files", () => {
       [3, "0003-leads-privacy-notice.sql"],
       [4, "0004-lead-destinations.sql"],
       [5, "0005-privacy-notice-renderings.sql"],
+      [6, "0006-vitals-campaign.sql"],
     ]);
     for (const migration of migrations) {
       expect(migration.checksum).toBe(sha256(join(MIGRATIONS_DIR, migration.file)));
@@ -130,7 +131,7 @@ describe("migrating", () => {
     const { database, lines } = startReplica(url);
     await database.ready();
     await database.stop();
-    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4, 5"]);
+    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4, 5, 6"]);
     expect((await recorded(url)).map(({ version, name, checksum }) => ({ version, name, checksum }))).toEqual(
       readMigrations().map(({ version, file, checksum }) => ({ version, name: file, checksum })),
     );
