@@ -183,7 +183,8 @@ test("a double submit shows the first submission's reference; a refusal (451) sh
   await waitForHydration(page);
   await fillEnquiry(page, validEnquiry());
   const answer = page.waitForResponse(
-    (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/",
+    // The form's POST (to the route's data URL), not the field-metrics beacon.
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname !== "/vitals",
   );
   await enquiryForm(page).submit.click();
   expect((await answer).status()).toBe(451);
