@@ -186,7 +186,7 @@ describe("a database migrated by the release before", () => {
     await database.stop();
     // The release before's migrations are adopted; this release's own (3 on) are applied.
     expect(lines).toEqual([
-      "database: applied migrations 3, 4, 5",
+      "database: applied migrations 3, 4, 5, 6",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     const after = await recorded(url);
@@ -245,7 +245,7 @@ describe("a database migrated by the release before", () => {
     await database.ready();
     await database.stop();
     expect(lines).toEqual([
-      "database: applied migrations 3, 4, 5",
+      "database: applied migrations 3, 4, 5, 6",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     expect((await recorded(url)).map((row) => row.checksum)).toEqual(
