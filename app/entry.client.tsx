@@ -1,6 +1,6 @@
 /**
- * The browser's entry: records where the visit came from, hydrates the page and schedules the
- * field-metrics report.
+ * The browser's entry: records where the visit came from, counts WhatsApp taps, hydrates the page
+ * and schedules the field-metrics report.
  */
 import { RemixBrowser } from "@remix-run/react";
 import { StrictMode, startTransition } from "react";
@@ -8,6 +8,7 @@ import { hydrateRoot } from "react-dom/client";
 import { recordVisitSource } from "~/enquiry/visit-source.client";
 import { holdEventsUntilRouter } from "~/hydration/hold-events-until-router.client";
 import { scheduleVitalsReporting } from "~/vitals/schedule-reporting.client";
+import { countWhatsAppTaps } from "~/vitals/whatsapp-taps.client";
 
 declare global {
   interface Window {
@@ -29,6 +30,7 @@ window.addEventListener("popstate", (event) => {
 
 holdEventsUntilRouter();
 recordVisitSource();
+countWhatsAppTaps();
 startTransition(() => {
   hydrateRoot(
     document,

@@ -7,7 +7,7 @@
 //   npm run leads -- retry ID [--to DESTINATION]        puts what failed of a lead (or an inbox lead) back in the queue
 //   npm run leads -- retry --failed [--to DESTINATION]  puts every failed delivery back in the queue
 //   npm run leads -- release ID        moves a quarantined lead into the delivery queue
-//   npm run leads -- find EMAIL|PHONE [--json]   every lead of one person, in any state
+//   npm run leads -- find REFERENCE|EMAIL|PHONE [--json]   the lead of an enquiry's reference, or every lead of one person, in any state
 //   npm run leads -- erase ID|EMAIL|PHONE        deletes the lead, or them all, for good, and names and tells where they may be held
 //   npm run leads -- --health          the store as it shows itself, without the server
 // A command line over app/leads/operations/, which does the work on the store's contract, a page
@@ -21,6 +21,8 @@ import type { Database } from "~/db/database.server";
 import type { Destination, DestinationLink, ErasureWay } from "~/destinations/destination";
 import { type DestinationName, destinationNamed } from "~/destinations/lookup.server";
 import { env } from "~/env.server";
+import { parsePersonQuery } from "~/lead-parts/person";
+import { leadReference, parseReference } from "~/lead-parts/reference";
 import { describeSource } from "~/lead-parts/source";
 import { type LeadStore, MAX_LEADS } from "~/leads/contract.server";
 import { delivererLockPath, readFolderLockHolder } from "~/leads/folder/lock.server";
@@ -33,7 +35,13 @@ import { tellErased } from "~/leads/operations/erased-event";
 import { eraseLeads } from "~/leads/operations/erasure.server";
 import { type ExportFilter, exportLeads } from "~/leads/operations/export.server";
 import { describeDeliveries, leadJson } from "~/leads/operations/lead-view";
-import { leadsPerSource, personLeads, personQueryOf, selectedLeads } from "~/leads/operations/listing.server";
+import {
+  leadsPerSource,
+  leadsWithReferenceIn,
+  personLeads,
+  personQueryOf,
+  selectedLeads,
+} from "~/leads/operations/listing.server";
 import { OperationRefused } from "~/leads/operations/refused";
 import { readPostgresLockHolder } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
@@ -114,6 +122,7 @@ async function list(spam: boolean, state?: LeadState) {
             time: time(lead),
             reason: lead.reason ?? "",
             id: lead.id,
+            reference: leadReference(lead.id),
             name: showInvisible(lead.enquiry.name),
             "e-mail": showInvisible(lead.enquiry.email),
             source: sourceOf(lead),
@@ -121,6 +130,7 @@ async function list(spam: boolean, state?: LeadState) {
         : {
             time: time(lead),
             state: lead.state,
+            reference: leadReference(lead.id),
             name: showInvisible(lead.enquiry.name),
             "e-mail": showInvisible(lead.enquiry.email),
             source: sourceOf(lead),
@@ -188,7 +198,7 @@ function plural(count: number, noun: string) {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-async function printJson(leads: AsyncIterable<Lead>) {
+async function printJson(leads: AsyncIterable<Lead> | Iterable<Lead>) {
   for await (const lead of leads) {
     // JSON.stringify leaves bidi and other invisible characters raw: escaped, they still parse the same.
     console.log(showInvisible(JSON.stringify(leadJson(lead)), "json"));
@@ -229,26 +239,55 @@ async function release(id: string) {
   );
 }
 
-/** Every lead of one person, newest first: a table read twice (its widths, then its lines), or JSON. */
-async function find(who: string) {
-  const query = personQueryOf(who);
+/**
+ * The lead of an enquiry's reference (`NRM-7KQ2-M9XD`, any case, dashes or none), or every lead
+ * of one person (by e-mail address or phone number), newest first: a table read twice (its
+ * widths, then its lines), or JSON. A reference two leads share is said to be ambiguous, and both
+ * are listed.
+ */
+async function find(what: string) {
+  const reference = parsePersonQuery(what) === null ? parseReference(what) : null;
+  if (reference !== null) return findReference(reference);
+  const query = personQueryOf(what);
   const leads = () => personLeads(store, query, "newest first");
   if (json) return printJson(leads());
   const count = await printStreamedTable(async function* () {
-    for await (const lead of leads()) {
-      yield {
-        time: time(lead),
-        state: lead.state,
-        reason: lead.reason ?? "",
-        id: lead.id,
-        name: showInvisible(lead.enquiry.name),
-        "e-mail": showInvisible(lead.enquiry.email),
-        phone: `+${lead.enquiry.countryCode} ${lead.enquiry.phoneNumber}`,
-      };
-    }
+    for await (const lead of leads()) yield foundRow(lead);
   });
   if (count === 0) return console.log("No lead of that person.");
-  console.log(`${plural(count, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(who)}`);
+  console.log(
+    `${plural(count, "lead")}. Delete them all with: npm run leads -- erase ${showInvisible(what)}`,
+  );
+}
+
+async function findReference(reference: string) {
+  // One lead, or the few an ambiguous reference names: kept to be counted before they are shown.
+  const leads: Lead[] = [];
+  for await (const lead of leadsWithReferenceIn(store, reference, "newest first")) leads.push(lead);
+  if (json) return printJson(leads);
+  if (leads.length === 0) return console.log(`No lead has the reference ${reference}.`);
+  printTable(leads.map(foundRow));
+  if (leads.length === 1) {
+    console.log(`Delete it with: npm run leads -- erase ${leads[0]?.id}`);
+  } else {
+    console.log(
+      `${reference} is ambiguous: ${leads.length} leads have it. Ask the sender for their e-mail address or phone number, and find them by it.`,
+    );
+  }
+}
+
+/** A found lead's line: enough to tell it from another and to erase it. */
+function foundRow(lead: Lead) {
+  return {
+    time: time(lead),
+    state: lead.state,
+    reason: lead.reason ?? "",
+    id: lead.id,
+    reference: leadReference(lead.id),
+    name: showInvisible(lead.enquiry.name),
+    "e-mail": showInvisible(lead.enquiry.email),
+    phone: `+${lead.enquiry.countryCode} ${lead.enquiry.phoneNumber}`,
+  };
 }
 
 /**

@@ -27,7 +27,12 @@ import { eraseLeadRow } from "~/leads/postgres/erasure.server";
 import { importLeadFolder } from "~/leads/postgres/import.server";
 import { createPostgresDelivererLock, readPostgresLockHolder } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
-import { createPostgresVitalsStore, readPostgresRecords } from "~/vitals/postgres-store.server";
+import {
+  createPostgresVitalsStore,
+  readPostgresRecords,
+  readPostgresTaps,
+} from "~/vitals/postgres-store.server";
+import { tapRecordOf } from "~/vitals/store.server";
 import { startPostgres } from "../tests/support/postgres";
 import { queriesFile, type RecordedStatement } from "./lib/queries-file";
 import { type CallSite, callSites, ROOT } from "./lib/statement-sites";
@@ -268,7 +273,11 @@ try {
     rating: "good",
   } as const;
   await vitals.append([record, { ...record, metric: "CLS", value: 0.02, cores: null, memoryGb: null }]);
+  await vitals.append([
+    tapRecordOf({ tap: "whatsapp", route: "/", device: "mobile", campaign: "spring-launch" }, at(0)),
+  ]);
   await readPostgresRecords(database, at(0));
+  await readPostgresTaps(database, at(0));
   await vitals.prune();
 
   const limiter = databaseLimitStore(database).limiter({ points: 5, duration: 600, keyPrefix: "enquiry" });

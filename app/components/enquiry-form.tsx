@@ -3,6 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
+import { EnquiryReference } from "~/components/enquiry-reference";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
 import { ServerRendered } from "~/components/server-rendered";
 import type { Notice } from "~/enquiry/notices";
@@ -28,6 +29,8 @@ export function EnquiryForm({ notice, lastResult }: EnquiryFormProps) {
     <div className="mt-8">
       <EnquiryNotice notice={notice} />
       <EnquiryFields key={notice?.kind === "sent" ? notice.id : "form"} lastResult={lastResult} />
+      {/* Below the Submit button, where the sender's eyes are after an enhanced submit. */}
+      <EnquiryReference notice={notice} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { footerGroups } from "~/content/footer";
 import { formatAddress, site } from "~/content/site";
 import { BrandLogo } from "./brand-logo";
 import { footerLinkClass as linkClass } from "./footer-styles";
+import { WhatsAppLink } from "./whatsapp-link";
 
 /** The footer's static part: who we are, where to find us, and what to ask us for. */
 export function FooterColumns() {
@@ -22,6 +23,7 @@ export function FooterColumns() {
           <a href={`tel:${site.phone.e164}`} className={`${linkClass} font-semibold`}>
             {site.phone.display}
           </a>
+          <WhatsAppLink className={`${linkClass} inline-flex items-center gap-2 font-semibold`} />
         </address>
         <ul className="flex gap-6 font-semibold">
           <li>

@@ -19,6 +19,11 @@ export interface SiteDetails {
   };
   email: string;
   phone: { display: string; e164: string };
+  /**
+   * The agency's WhatsApp number, a mobile: `number` in WhatsApp's international form (digits
+   * only, country code first, no `+` and no leading zero). Absent: no "Chat on WhatsApp" link.
+   */
+  whatsapp?: { display: string; number: string };
   foundingYear: number;
 }
 
@@ -33,6 +38,7 @@ export const site: SiteDetails = {
   address: contact.address,
   email: contact.email,
   phone: contact.phone,
+  whatsapp: contact.whatsapp,
   foundingYear: 2016,
 };
 

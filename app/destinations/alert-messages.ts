@@ -1,10 +1,11 @@
 /**
  * The texts posted to the team chat. Each says what happened and what to run or check; a lead
- * appears by its id only, never by anything its sender wrote.
+ * appears by its id and reference (`NRM-7KQ2-M9XD`, which its sender may quote), never by anything
+ * its sender wrote.
  */
-
 import { type DeliveryError, settingsPattern } from "~/destinations/destination";
 import { type DestinationName, destinationNamed, destinations } from "~/destinations/lookup.server";
+import { leadReference } from "~/lead-parts/reference";
 
 /** How an alert names a destination (`EmailJS`), and what it tells the operator to check. */
 const titleOf = (name: DestinationName) => destinationNamed(name).title;
@@ -20,6 +21,8 @@ const MAX_IDS_LISTED = 10;
 
 const minutes = (ms: number) => Math.max(1, Math.round(ms / 60_000));
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+/** `<id> (NRM-7KQ2-M9XD)`. */
+const named = (leadId: string) => `${leadId} (${leadReference(leadId)})`;
 
 function describeError(error: DeliveryError): string {
   const cause = error.cause.slice(0, 200);
@@ -37,7 +40,7 @@ export function gaveUpMessage(failure: {
   error: DeliveryError;
 }): string {
   const { leadId, destination, attempts, error } = failure;
-  return `Lead ${leadId} was not delivered to ${titleOf(destination)}: it gave up after ${plural(attempts, "attempt", "attempts")} (${describeError(error)}). To fix it, ${checkOf(destination)}, then run \`npm run leads -- retry ${leadId}\`.`;
+  return `Lead ${named(leadId)} was not delivered to ${titleOf(destination)}: it gave up after ${plural(attempts, "attempt", "attempts")} (${describeError(error)}). To fix it, ${checkOf(destination)}, then run \`npm run leads -- retry ${leadId}\`.`;
 }
 
 /** The failures at one destination in the hour after its first alert, counted in one message. */
@@ -47,7 +50,7 @@ export function furtherFailuresMessage(failures: {
   lastError: DeliveryError;
 }): string {
   const { destination, leadIds, lastError } = failures;
-  const listed = leadIds.slice(0, MAX_IDS_LISTED).join(", ");
+  const listed = leadIds.slice(0, MAX_IDS_LISTED).map(named).join(", ");
   const rest = leadIds.length > MAX_IDS_LISTED ? ` and ${leadIds.length - MAX_IDS_LISTED} more` : "";
   return `${plural(leadIds.length, "more lead was", "more leads were")} not delivered to ${titleOf(destination)} in the hour after the last alert (last: ${describeError(lastError)}): ${listed}${rest}. To fix it, ${checkOf(destination)}, then run \`npm run leads -- retry --failed\`.`;
 }
@@ -62,7 +65,7 @@ export function queueWaitingMessage(queue: {
 }): string {
   const { oldestId, waitedMs, waiting, afterMinutes, reminder } = queue;
   const count = `${plural(waiting, "lead is", "leads are")} waiting to be delivered`;
-  return `${reminder ? "Still: " : ""}${count}, the oldest (${oldestId}) for ${plural(minutes(waitedMs), "minute", "minutes")}, longer than ALERT_AFTER_MINUTES (${afterMinutes}). Run \`npm run leads\` to see each one's last error, and check the server log and the ${listed(destinations().map(settingsPattern))} variables.`;
+  return `${reminder ? "Still: " : ""}${count}, the oldest (${named(oldestId)}) for ${plural(minutes(waitedMs), "minute", "minutes")}, longer than ALERT_AFTER_MINUTES (${afterMinutes}). Run \`npm run leads\` to see each one's last error, and check the server log and the ${listed(destinations().map(settingsPattern))} variables.`;
 }
 
 /** No `pending` lead is older than ALERT_AFTER_MINUTES any more. */

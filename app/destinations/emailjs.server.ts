@@ -4,6 +4,7 @@
  * rolling-deploy design: docs/decisions/024-lead-destinations.md).
  */
 import type { DeliveryResult, Destination } from "~/destinations/destination";
+import { leadReference } from "~/lead-parts/reference";
 import { EMAILJS_TIMEOUT_MS } from "~/mail/emailjs-transport.server";
 import { logMailFailure } from "~/mail/failures.server";
 import { selectTransport } from "~/mail/transport.server";
@@ -50,7 +51,7 @@ export const emailJsDestination = {
     return {
       // A direct send is the same one attempt; the enquiry's log line says it was direct.
       async send(lead) {
-        const answer = await mail.send(lead.enquiry, lead.source, lead.privacyNotice);
+        const answer = await mail.send(lead.enquiry, lead.source, lead.privacyNotice, leadReference(lead.id));
         logMailFailure(mail.name, answer);
         return judgeEmailJsAnswer(answer);
       },

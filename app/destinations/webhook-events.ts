@@ -1,5 +1,6 @@
 /** The lead webhook's three events (`lead.received`, `lead.failed`, `lead.erased`) as Standard Webhooks messages. */
 import type { DeliveryError, LeadToSend } from "~/destinations/destination";
+import { leadReference } from "~/lead-parts/reference";
 import { clickIdOf, describeSource } from "~/lead-parts/source";
 
 export const WEBHOOK_EVENTS = ["lead.received", "lead.failed", "lead.erased"] as const;
@@ -28,12 +29,13 @@ function message(
 /**
  * A new lead, for the CRM: the five fields as stored, where it came from (the source record,
  * its one line as the mail shows it, the ad-click id), when, and the privacy notice its sender
- * was shown (null when not known).
+ * was shown (null when not known), and the reference its sender was shown (`NRM-7KQ2-M9XD`).
  */
 export function leadReceived(lead: LeadToSend): WebhookMessage {
   const { name, email, countryCode, phoneNumber, message: text } = lead.enquiry;
   return message(`msg_${lead.id}_received`, "lead.received", lead.receivedAt, {
     id: lead.id,
+    reference: leadReference(lead.id),
     receivedAt: lead.receivedAt,
     name,
     email,
@@ -49,7 +51,7 @@ export function leadReceived(lead: LeadToSend): WebhookMessage {
 
 /**
  * A destination gave up on a lead: which, after how many attempts, and why. No personal data:
- * the receiver already holds the lead by its id, or should look it up by it.
+ * the receiver already holds the lead by its id (or its reference), or should look it up by it.
  */
 export function leadFailed(failure: {
   leadId: string;
@@ -62,6 +64,7 @@ export function leadFailed(failure: {
   const { leadId, destination, attempts, lastError, failedAt } = failure;
   return message(`msg_${leadId}_failed_${destination}_${Date.parse(failedAt)}`, "lead.failed", failedAt, {
     id: leadId,
+    reference: leadReference(leadId),
     destination,
     attempts,
     lastError: {

@@ -23,6 +23,7 @@ import { SPAM_STATUS, spamReason, trapReason } from "~/enquiry/spam.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { Allowance } from "~/http/limits.server";
 import { ENQUIRY_FIELDS, type Enquiry } from "~/lead-parts/enquiry";
+import { leadReference, randomReference } from "~/lead-parts/reference";
 import type { LeadSource } from "~/lead-parts/source";
 import type { SpamReason } from "~/lead-parts/spam-reasons";
 import { PRIVACY_NOTICE_FIELDS } from "~/privacy-notice/fields";
@@ -33,7 +34,8 @@ type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitNam
 
 type Attempt =
   | { kind: "stored" | "spooled"; leadId: string }
-  | { kind: "sent"; to: string }
+  /** `leadId`: the id the direct send gave it (absent in what an older release remembered). */
+  | { kind: "sent"; to: string; leadId?: string }
   | Limited
   /** Nothing kept or sent; `reachable` false: no destination could take a direct send. */
   | { kind: "failed"; reachable: boolean };
@@ -119,7 +121,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
     const trapped = trapReason(fields);
     if (trapped) {
       log({ outcome: "spam", reason: `${trapped}, invalid fields: not kept` });
-      return sentRedirect(null);
+      return sentRedirect(context.notices, null);
     }
     log({
       outcome: submission.status === "success" ? "bad-request" : "invalid",
@@ -151,10 +153,10 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
     case "stored":
     case "spooled":
       logShown({ outcome: duplicate ? "duplicate" : attempt.kind });
-      return sentRedirect(context.notices);
+      return sentRedirect(context.notices, attempt.leadId);
     case "sent":
       logShown({ outcome: duplicate ? "duplicate" : "sent", transport: attempt.to });
-      return sentRedirect(context.notices);
+      return sentRedirect(context.notices, attempt.leadId ?? null);
     case "limited":
       logShown({ outcome: attempt.by === "throttle" ? "throttled" : "rate-limited", reason: attempt.by });
       return reply(submission.reply(), "failed", 429, { "Retry-After": String(attempt.retryAfterSeconds) });
@@ -174,8 +176,9 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
 /**
  * What a filter caught is quarantined (kept as `spam`, never delivered), within the flood level
  * and the client's budget like any enquiry, so a flood of it cannot push other quarantined leads
- * out faster than the flood level allows. The answer is the filter's whether or not it was kept;
- * only what was kept earns a notice token (and, once redeemed, a marker).
+ * out faster than the flood level allows. The answer is the filter's whether or not it was kept:
+ * a 303 carries the kept lead's reference, or a random one of the same shape, so a bot learns
+ * nothing from it.
  */
 async function refuseSpam(
   enquiry: Enquiry,
@@ -208,7 +211,7 @@ async function refuseSpam(
   }
   const status = SPAM_STATUS[reason];
   if (status !== 303) return reply(result, "failed", status);
-  return sentRedirect(attempt.kind === "quarantined" ? context.notices : null);
+  return sentRedirect(context.notices, attempt.kind === "quarantined" ? attempt.leadId : null);
 }
 
 function limited(refusal: Extract<Allowance<EnquiryLimitName>, { allowed: false }>): Limited {
@@ -236,7 +239,7 @@ async function deliver(
     case "spooled":
       return { kind: kept.kind, leadId: kept.id };
     case "sent":
-      return { kind: "sent", to: kept.to.join("+") };
+      return { kind: "sent", to: kept.to.join("+"), leadId: kept.id };
     case "unkept":
       await units.giveBack();
       return { kind: "failed", reachable: kept.reachable };
@@ -244,11 +247,13 @@ async function deliver(
 }
 
 /**
- * POST/redirect/GET to the form, with the token of this sender's notice when something was
- * kept (`notices` null: the same redirect without a token); no cache keeps the redirect.
+ * POST/redirect/GET to the form, with the token of this sender's notice and the reference of
+ * lead `leadId` (null: nothing was kept, and a random reference of the same shape stands in,
+ * docs/decisions/039-enquiry-reference.md); no cache keeps the redirect.
  */
-function sentRedirect(notices: SentNotices | null) {
-  return redirect(notices?.landingUrl() ?? "/#contact", {
+function sentRedirect(notices: SentNotices, leadId: string | null) {
+  const reference = leadId === null ? randomReference() : leadReference(leadId);
+  return redirect(notices.landingUrl(reference), {
     status: 303,
     headers: { "Cache-Control": CACHE_CONTROL.never },
   });

@@ -17,14 +17,16 @@ export type NoticeKind = keyof typeof NOTICE_TEXT;
 export interface Notice {
   kind: NoticeKind;
   id: string;
+  /** A success's enquiry reference (`NRM-7KQ2-M9XD`, ~/lead-parts/reference), shown beside the form until the next enquiry. */
+  reference?: string;
 }
 
 export const NOTICE_TIMEOUT_MS = 6000;
 
 /**
  * The query parameter of the URL a sender lands on after a successful enquiry
- * (`/?enquiry=<token>#contact`): a signed, single-use token standing for the success notice
- * (~/enquiry/sent-notice.server). A URL carrying it is never a shared document.
+ * (`/?enquiry=<token>#contact`): a signed, single-use token standing for the success notice and
+ * the enquiry's reference (~/enquiry/sent-notice.server). A URL carrying it is never a shared document.
  */
 export const NOTICE_PARAMETER = "enquiry";
 

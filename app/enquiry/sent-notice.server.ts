@@ -3,9 +3,11 @@
  *
  * The success notice after an enquiry travels in the URL the sender is redirected to, not in a
  * cookie: a cache in front that keys by URL and forwards no cookies must still let it through.
- * The URL carries a token `<id>.<expiry>.<mac>`: 128 random bits, the expiry in seconds
- * (base 36), and an HMAC-SHA256 of both under NOTICE_SECRET, so editing the URL forges
- * nothing. A token shows its notice once: the first GET claims its id, in memory and in the
+ * The URL carries a token `<id>.<expiry>.<reference>.<mac>`: 128 random bits, the expiry in
+ * seconds (base 36), the enquiry's reference (`NRM-7KQ2-M9XD`), and an HMAC-SHA256 of the three
+ * under NOTICE_SECRET, so editing the URL forges nothing. A token of the release before the
+ * reference (`<id>.<expiry>.<mac>`) still shows its notice, without one
+ * (docs/decisions/039-enquiry-reference.md). A token shows its notice once: the first GET claims its id, in memory and in the
  * replicated record (held by every server): a row in PostgreSQL with DATABASE_URL, otherwise a marker file created O_EXCL in
  * `notices/` of the data folder; servers that share it (and NOTICE_SECRET) never show one notice
  * twice. Claims are swept once their token expired: after a redemption, and by the server on a
@@ -18,6 +20,7 @@ import { join } from "node:path";
 import type { Database } from "~/db/database.server";
 import { createPostgresNoticeClaims, type NoticeClaims } from "~/enquiry/notice-claims.server";
 import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
+import { REFERENCE } from "~/lead-parts/reference";
 
 /** How long a landing URL holds its notice: browsers follow the redirect at once; minutes allow for a slow load. */
 export const NOTICE_TTL_MS = 5 * 60_000;
@@ -29,11 +32,13 @@ const SWEEP_EVERY_MS = 60_000;
 export const SWEEP_INTERVAL_MS = 60 * 60_000;
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
-const TOKEN = /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{22})$/;
+/** `<id>.<expiry>.<reference>.<mac>`; the reference is absent from a token of the release before it. */
+const TOKEN =
+  /^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,10})\.(?:(NRM-[0-9A-Z]{4}-[0-9A-Z]{4})\.)?([A-Za-z0-9_-]{22})$/;
 
 export interface SentNotices {
-  /** Where a sender lands after a successful enquiry: the home page's form, with a fresh token. */
-  landingUrl(): string;
+  /** Where a sender lands after a successful enquiry: the home page's form, with a fresh token carrying `reference`. */
+  landingUrl(reference: string): string;
   /** The notice a landing URL's token stands for, the first time it is read; null for anything else. */
   redeem(token: string | null): Promise<Notice | null>;
   /** Removes the replicated claims of tokens that have expired (the server calls it on a timer). */
@@ -64,9 +69,14 @@ export function createSentNotices({
     );
   }
   const key = secret ?? randomBytes(32).toString("base64");
-  const mac = (id: string, expires: string) =>
+  // v1: the release before the reference, whose tokens still show their notice.
+  const mac = (id: string, expires: string, reference?: string) =>
     createHmac("sha256", key)
-      .update(`enquiry-notice.v1.${id}.${expires}`)
+      .update(
+        reference === undefined
+          ? `enquiry-notice.v1.${id}.${expires}`
+          : `enquiry-notice.v2.${id}.${expires}.${reference}`,
+      )
       .digest()
       .subarray(0, 16)
       .toString("base64url");
@@ -76,19 +86,21 @@ export function createSentNotices({
   const claims = createClaims(replicated, now);
 
   return {
-    landingUrl() {
+    landingUrl(reference) {
+      if (!REFERENCE.test(reference)) throw new Error(`not an enquiry reference: ${reference}`);
       const id = randomBytes(16).toString("base64url");
       const expires = Math.ceil((now() + NOTICE_TTL_MS) / 1000).toString(36);
-      return `/?${NOTICE_PARAMETER}=${id}.${expires}.${mac(id, expires)}#contact`;
+      return `/?${NOTICE_PARAMETER}=${id}.${expires}.${reference}.${mac(id, expires, reference)}#contact`;
     },
     async redeem(token) {
-      const [, id = "", expires = "", given = ""] = TOKEN.exec(token ?? "") ?? [];
+      const [, id = "", expires = "", reference, given = ""] = TOKEN.exec(token ?? "") ?? [];
       if (id === "") return null;
       // The MAC's text is compared, not its bytes: base64 has several spellings of the last bits.
-      if (!timingSafeEqual(Buffer.from(given), Buffer.from(mac(id, expires)))) return null;
+      if (!timingSafeEqual(Buffer.from(given), Buffer.from(mac(id, expires, reference)))) return null;
       const expiresAt = Number.parseInt(expires, 36) * 1000;
       if (!(expiresAt > now())) return null;
-      return (await claims.claim(id, expiresAt)) ? { kind: "sent", id } : null;
+      if (!(await claims.claim(id, expiresAt))) return null;
+      return reference === undefined ? { kind: "sent", id } : { kind: "sent", id, reference };
     },
     sweep: () => replicated.sweep(),
   };

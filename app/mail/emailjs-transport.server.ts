@@ -30,11 +30,11 @@ export function createEmailJsTransport(config: EmailJsConfig, sendEmail: typeof 
 
   return {
     name: "emailjs",
-    async send(enquiry, source, privacyNotice) {
+    async send(enquiry, source, privacyNotice, reference) {
       const attempt: Promise<EmailJsAnswer> = sendEmail(
         config.serviceId,
         config.templateId,
-        toTemplateParams(enquiry, config.recipient, source, privacyNotice),
+        toTemplateParams(enquiry, config.recipient, source, privacyNotice, reference),
         { publicKey: config.publicKey, privateKey: config.privateKey },
       ).then(
         (): EmailJsAnswer => ({ ok: true }),

@@ -10,6 +10,8 @@ import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/privacy-notic
  * `direct`) and `click_id` (`gclid=…`, or empty), and the privacy notice its sender was shown:
  * `privacy_notice_version` (`2026-11-26`) and `privacy_notice_language` (`hi`), each empty when not
  * known, and `notice_version`, both in one (`2026-11-26 hi`), for templates made before them.
+ * And the enquiry's `reference` (`NRM-7KQ2-M9XD`, the one its sender was shown: a subject or an
+ * auto-reply can quote it).
  */
 export type TemplateParams = Enquiry & {
   to_name: string;
@@ -19,6 +21,7 @@ export type TemplateParams = Enquiry & {
   privacy_notice_version: string;
   privacy_notice_language: string;
   notice_version: string;
+  reference: string;
 };
 
 export function toTemplateParams(
@@ -26,6 +29,7 @@ export function toTemplateParams(
   recipient: string,
   source?: LeadSource,
   privacyNotice?: PrivacyNoticeRecord,
+  reference = "",
 ): TemplateParams {
   const fields = Object.fromEntries(ENQUIRY_FIELDS.map((field) => [field, enquiry[field]])) as Enquiry;
   return {
@@ -37,5 +41,6 @@ export function toTemplateParams(
     privacy_notice_version: privacyNotice?.version ?? "",
     privacy_notice_language: privacyNotice?.language ?? "",
     notice_version: describePrivacyNotice(privacyNotice),
+    reference,
   };
 }

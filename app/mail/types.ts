@@ -27,5 +27,11 @@ export type EmailJsAnswer =
 export interface MailTransport {
   readonly name: "emailjs" | "none";
   /** Never throws: every failure comes back as `{ ok: false }`. */
-  send(enquiry: Enquiry, source?: LeadSource, privacyNotice?: PrivacyNoticeRecord): Promise<EmailJsAnswer>;
+  /** `reference`: the enquiry's reference (~/lead-parts/reference), the template's `reference`. */
+  send(
+    enquiry: Enquiry,
+    source?: LeadSource,
+    privacyNotice?: PrivacyNoticeRecord,
+    reference?: string,
+  ): Promise<EmailJsAnswer>;
 }

@@ -6,9 +6,10 @@ import type { AppLoadContext } from "@remix-run/node";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";
 import { readJsonBody } from "~/vitals/body.server";
+import type { Beacon } from "~/vitals/metrics";
 import { takeBeaconUnit } from "~/vitals/rate-limit.server";
-import { parseBeacon } from "~/vitals/schema.server";
-import { recordsOf } from "~/vitals/store.server";
+import { parseBeacon, parseTapBeacon } from "~/vitals/schema.server";
+import { recordsOf, tapRecordOf } from "~/vitals/store.server";
 
 function reply(status: 204 | 400 | 405 | 413 | 429, reason?: string): Response {
   if (reason) console.log(JSON.stringify({ event: "vitals", status, reason }));
@@ -19,7 +20,7 @@ function reply(status: 204 | 400 | 405 | 413 | 429, reason?: string): Response {
 }
 
 /**
- * Takes one field-metrics beacon: 204 once its lines are stored, 400 for anything malformed,
+ * Takes one field-metrics beacon (or a WhatsApp tap's): 204 once its lines are stored, 400 for anything malformed,
  * 413 past 2 KiB, 429 past the client's budget. A store that cannot be written still
  * answers 204 (the visitor can do nothing about it; the operator gets one log line).
  */
@@ -33,9 +34,10 @@ export async function handleBeacon(
   if (!allowance.allowed) return reply(429, allowance.by);
   const body = await readJsonBody(request);
   if (!body.ok) return reply(body.status, body.reason);
-  const beacon = parseBeacon(body.value);
-  if (!beacon) return reply(400, "invalid beacon");
-  await vitals.append(recordsOf(beacon, new Date()));
+  const tap = parseTapBeacon(body.value);
+  const beacon = tap ? null : parseBeacon(body.value);
+  if (!tap && !beacon) return reply(400, "invalid beacon");
+  await vitals.append(tap ? [tapRecordOf(tap, new Date())] : recordsOf(beacon as Beacon, new Date()));
   return reply(204);
 }
 

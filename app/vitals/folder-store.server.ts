@@ -1,7 +1,7 @@
 /** The folder field metrics store: two JSON-lines files in the data folder, rotated by age and size. */
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { VitalsRecord } from "~/vitals/metrics";
+import type { TapRecord, VitalsRecord } from "~/vitals/metrics";
 import { PRUNE_INTERVAL_MS, RETENTION_MS, type VitalsStore } from "~/vitals/store.server";
 
 export const VITALS_FILE = "vitals.jsonl";
@@ -86,7 +86,7 @@ export function createFolderVitalsStore(options: {
     if (size + adding > maxBytes || (start !== null && now() - start >= SEGMENT_MS)) await rotate();
   }
 
-  async function write(records: VitalsRecord[]): Promise<boolean> {
+  async function write(records: (VitalsRecord | TapRecord)[]): Promise<boolean> {
     const text = records.map((record) => `${JSON.stringify(record)}\n`).join("");
     const bytes = Buffer.byteLength(text);
     if (bytes > maxBytes) return false;

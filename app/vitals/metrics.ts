@@ -94,6 +94,34 @@ export interface VitalsRecord {
   rating: Rating;
 }
 
+/** A tap on a "Chat on WhatsApp" link: a count, not a measurement. */
+export const TAP_KIND = "whatsapp";
+
+/** The beacon of one tap: where, on what class of device, and the campaign the visit came from (or null). */
+export interface TapBeacon {
+  tap: typeof TAP_KIND;
+  route: VitalsRoute;
+  device: DeviceClass;
+  campaign: string | null;
+}
+
+/**
+ * One stored tap, in the same store as the metrics (a line of the file, a row of `vitals`): its
+ * `metric` is none of METRIC_NAMES, so the metrics' summary (and an older release) skips it.
+ */
+export interface TapRecord {
+  at: string;
+  route: VitalsRoute;
+  device: DeviceClass;
+  nav: "navigate";
+  cores: null;
+  memoryGb: null;
+  metric: "whatsapp-tap";
+  value: 1;
+  rating: "good";
+  campaign: string | null;
+}
+
 /** The route a page path belongs to; a path no page claims is the 404 page. */
 export function routeOf(pathname: string): VitalsRoute {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;

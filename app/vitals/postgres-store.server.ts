@@ -2,9 +2,9 @@
 import type { Database } from "~/db/database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
 import { within } from "~/db/within.server";
-import type { VitalsRecord } from "~/vitals/metrics";
+import type { TapRecord, VitalsRecord } from "~/vitals/metrics";
 import { RETENTION_MS, type VitalsStore } from "~/vitals/store.server";
-import { isVitalsRecord } from "~/vitals/summary";
+import { isTapRecord, isVitalsRecord } from "~/vitals/summary";
 
 /** How long a beacon's answer waits for its rows; a beacon is never retried, so late rows still land. */
 const APPEND_WAIT_MS = 2_000;
@@ -18,7 +18,7 @@ const APPEND_WAIT_MS = 2_000;
 export function createPostgresVitalsStore(database: Database, log = console.error): VitalsStore {
   let failing = false;
   return {
-    async append(records: VitalsRecord[]) {
+    async append(records: (VitalsRecord | TapRecord)[]) {
       if (records.length === 0) return true;
       if (database.state().status !== "ok") return false;
       const values: unknown[] = [];
@@ -33,13 +33,14 @@ export function createPostgresVitalsStore(database: Database, log = console.erro
           record.rating,
           record.cores,
           record.memoryGb,
+          "campaign" in record ? record.campaign : null,
         );
-        const first = index * 9;
-        return `(${Array.from({ length: 9 }, (_, column) => `$${first + column + 1}`).join(", ")})`;
+        const first = index * 10;
+        return `(${Array.from({ length: 10 }, (_, column) => `$${first + column + 1}`).join(", ")})`;
       });
       const inserted = database
         .query(
-          `INSERT INTO vitals (at, route, device, nav, metric, value, rating, cores, memory_gb) VALUES ${rows.join(", ")}`,
+          `INSERT INTO vitals (at, route, device, nav, metric, value, rating, cores, memory_gb, campaign) VALUES ${rows.join(", ")}`,
           values,
         )
         .then(() => {
@@ -88,4 +89,19 @@ export async function readPostgresRecords(database: Database, since: Date): Prom
     if (isVitalsRecord(record)) records.push(record);
   }
   return records;
+}
+
+/** Every WhatsApp tap stored since `since` (rows whose metric is `whatsapp-tap`), for `npm run vitals`. */
+export async function readPostgresTaps(database: Database, since: Date): Promise<TapRecord[]> {
+  const { rows } = await database.query<{ at: Date; route: string; device: string; campaign: string | null }>(
+    "SELECT at, route, device, campaign FROM vitals WHERE metric = 'whatsapp-tap' AND at >= $1 ORDER BY at",
+    [since.toISOString()],
+  );
+  const taps: TapRecord[] = [];
+  for (const row of rows) {
+    const tap = { ...row, at: row.at.toISOString(), metric: "whatsapp-tap" };
+    if (isTapRecord(tap))
+      taps.push({ ...tap, nav: "navigate", cores: null, memoryGb: null, value: 1, rating: "good" });
+  }
+  return taps;
 }

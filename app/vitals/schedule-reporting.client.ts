@@ -8,7 +8,7 @@ interface PrivacySignals {
 }
 
 /** Global Privacy Control or Do Not Track: the visitor asked not to be measured. */
-function visitorOptedOut(): boolean {
+export function visitorOptedOut(): boolean {
   const nav = navigator as Navigator & PrivacySignals;
   const win = window as Window & PrivacySignals;
   return nav.globalPrivacyControl === true || nav.doNotTrack === "1" || win.doNotTrack === "1";

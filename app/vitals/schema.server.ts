@@ -1,5 +1,6 @@
-/** What the server accepts as a field-metrics beacon (a zod schema). */
+/** What the server accepts as a field-metrics beacon, or a WhatsApp tap's (zod schemas). */
 import * as z from "zod";
+import { MAX_CAMPAIGN_LENGTH } from "~/content/whatsapp";
 import {
   type Beacon,
   CORE_BUCKETS,
@@ -9,6 +10,8 @@ import {
   METRIC_NAMES,
   NAVIGATION_TYPES,
   RATINGS,
+  TAP_KIND,
+  type TapBeacon,
   VITALS_ROUTES,
 } from "~/vitals/metrics";
 
@@ -47,5 +50,26 @@ export const beaconSchema = z
 
 export function parseBeacon(input: unknown): Beacon | null {
   const result = beaconSchema.safeParse(input);
+  return result.success ? result.data : null;
+}
+
+/** A tap's beacon: strict; its campaign as the page cleans it (campaignWords), or null. */
+const tapSchema = z.strictObject({
+  tap: z.literal(TAP_KIND),
+  route: z.enum(VITALS_ROUTES),
+  device: z.enum(DEVICE_CLASSES),
+  campaign: z
+    .string()
+    .regex(
+      new RegExp(
+        `^[\\p{L}\\p{M}\\p{N}_-](?:[\\p{L}\\p{M}\\p{N} _-]{0,${MAX_CAMPAIGN_LENGTH - 2}}[\\p{L}\\p{M}\\p{N}_-])?$`,
+        "u",
+      ),
+    )
+    .nullable(),
+});
+
+export function parseTapBeacon(input: unknown): TapBeacon | null {
+  const result = tapSchema.safeParse(input);
   return result.success ? result.data : null;
 }

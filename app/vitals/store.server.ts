@@ -1,5 +1,5 @@
 /** What a field metrics store promises (the folder's and PostgreSQL's), and the lines a beacon becomes. */
-import { type Beacon, rate, type VitalsRecord } from "~/vitals/metrics";
+import { type Beacon, rate, type TapBeacon, type TapRecord, type VitalsRecord } from "~/vitals/metrics";
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long a stored metric is kept at most (the privacy policy says so). */
@@ -7,9 +7,28 @@ export const RETENTION_MS = 28 * 24 * HOUR_MS;
 /** How often the server drops metrics that have aged out, even with no new beacons. */
 export const PRUNE_INTERVAL_MS = HOUR_MS;
 
+const hourOf = (received: Date) => new Date(Math.floor(received.getTime() / HOUR_MS) * HOUR_MS).toISOString();
+
+/** The line a tap's beacon becomes (the hour it arrived, as for metrics). */
+export function tapRecordOf(beacon: TapBeacon, received: Date): TapRecord {
+  const { route, device, campaign } = beacon;
+  return {
+    at: hourOf(received),
+    route,
+    device,
+    nav: "navigate",
+    cores: null,
+    memoryGb: null,
+    metric: "whatsapp-tap",
+    value: 1,
+    rating: "good",
+    campaign,
+  };
+}
+
 /** The lines one beacon becomes. */
 export function recordsOf(beacon: Beacon, received: Date): VitalsRecord[] {
-  const hour = new Date(Math.floor(received.getTime() / HOUR_MS) * HOUR_MS).toISOString();
+  const hour = hourOf(received);
   return beacon.metrics.map((metric) => ({
     at: hour,
     route: beacon.route,
@@ -25,7 +44,7 @@ export function recordsOf(beacon: Beacon, received: Date): VitalsRecord[] {
 
 export interface VitalsStore {
   /** Appends durably (fsync); false when the folder cannot be written (already logged). */
-  append(records: VitalsRecord[]): Promise<boolean>;
+  append(records: (VitalsRecord | TapRecord)[]): Promise<boolean>;
   /** Starts a new file or deletes the previous one when they have aged out. */
   prune(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /**
  * The operator's summary of the field metrics: the 75th percentile of each metric per route and
- * device class, rated.
+ * device class, rated; and the WhatsApp taps per campaign.
  */
 import {
   CORE_BUCKETS,
@@ -14,6 +14,7 @@ import {
   NAVIGATION_TYPES,
   type Rating,
   rate,
+  type TapRecord,
   THRESHOLDS,
   VITALS_ROUTES,
   type VitalsRecord,
@@ -67,6 +68,61 @@ export function isVitalsRecord(record: Partial<VitalsRecord>): record is VitalsR
     (record.cores === null || CORE_BUCKETS.some((cores) => cores === record.cores)) &&
     (record.memoryGb === null || MEMORY_BUCKETS.some((memory) => memory === record.memoryGb))
   );
+}
+
+/** Whether a stored line or row is a WhatsApp tap (route, device, campaign and time as the endpoint writes them). */
+export function isTapRecord(record: Partial<TapRecord> | Record<string, unknown>): record is TapRecord {
+  const tap = record as Partial<TapRecord>;
+  return (
+    tap.metric === "whatsapp-tap" &&
+    typeof tap.at === "string" &&
+    Number.isFinite(Date.parse(tap.at)) &&
+    VITALS_ROUTES.some((route) => route === tap.route) &&
+    DEVICE_CLASSES.some((device) => device === tap.device) &&
+    (tap.campaign === null || typeof tap.campaign === "string")
+  );
+}
+
+/** The taps among a file's lines; anything else is skipped. */
+export function parseTaps(text: string): TapRecord[] {
+  const taps: TapRecord[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.includes('"whatsapp-tap"')) continue;
+    try {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (isTapRecord(parsed)) taps.push(parsed);
+    } catch {
+      // A line torn by a crash.
+    }
+  }
+  return taps;
+}
+
+/** Taps per campaign (`(none)`: a visit from no campaign) over the 28 days before `now`, most first. */
+export function tapsPerCampaign(taps: readonly TapRecord[], now: Date): { campaign: string; taps: number }[] {
+  const from = now.getTime() - SUMMARY_WINDOW_MS;
+  const counts = new Map<string, number>();
+  for (const tap of taps) {
+    const at = Date.parse(tap.at);
+    if (at < from || at > now.getTime()) continue;
+    const campaign = tap.campaign ?? "(none)";
+    counts.set(campaign, (counts.get(campaign) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([campaign, count]) => ({ campaign, taps: count }))
+    .sort((a, b) => b.taps - a.taps || a.campaign.localeCompare(b.campaign));
+}
+
+/** The taps per campaign as the operator reads them. */
+export function formatTaps(rows: readonly { campaign: string; taps: number }[]): string {
+  if (rows.length === 0) return "WhatsApp taps per campaign (28 days): none.";
+  const width = Math.max("campaign".length, ...rows.map((row) => row.campaign.length));
+  return [
+    "WhatsApp taps per campaign (28 days; (none): a visit from no campaign):",
+    "",
+    `${"campaign".padEnd(width)}  taps`,
+    ...rows.map((row) => `${row.campaign.padEnd(width)}  ${String(row.taps).padStart(4)}`),
+  ].join("\n");
 }
 
 /** The metrics compared between low-end and other devices: loading and responsiveness. */

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test as base, expect } from "@playwright/test";
 import { parse } from "csv-parse/sync";
+import { leadReference } from "~/lead-parts/reference";
 import {
   importLeadsInto,
   type LeadFile,
@@ -54,6 +55,7 @@ const HEADER = [
   "message",
   "source",
   "click id",
+  "reference",
 ];
 
 /**
@@ -246,6 +248,8 @@ function expectedRow(fixture: (typeof FIXTURES)[number], lead: Stored): string[]
     message,
     fixture.sourceLine,
     fixture.clickId,
+    // The reference its sender was shown (tests/unit/lead-reference.test.ts pins the derivation).
+    leadReference(lead.id),
   ];
 }
 

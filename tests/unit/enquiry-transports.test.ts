@@ -24,11 +24,16 @@ const config = {
 type SendFn = typeof send;
 
 describe("EmailJS transport", () => {
-  it("sends the twelve template params with both keys", async () => {
+  it("sends the thirteen template params with both keys", async () => {
     const sendEmail = vi.fn<SendFn>(async () => new EmailJSResponseStatus(200, "OK"));
     const source = { landing: "/", parameters: { utm_source: "google", utm_medium: "cpc", gclid: "Cj0KCQ" } };
     const privacyNotice = { version: "2026-11-26", language: "hi", sha256: "0f".repeat(32) };
-    const result = await createEmailJsTransport(config, sendEmail).send(enquiry, source, privacyNotice);
+    const result = await createEmailJsTransport(config, sendEmail).send(
+      enquiry,
+      source,
+      privacyNotice,
+      "NRM-7KQ2-M9XD",
+    );
     expect(result).toEqual({ ok: true });
     expect(sendEmail).toHaveBeenCalledExactlyOnceWith(
       "service_abc",
@@ -46,6 +51,7 @@ describe("EmailJS transport", () => {
         privacy_notice_version: "2026-11-26",
         privacy_notice_language: "hi",
         notice_version: "2026-11-26 hi",
+        reference: "NRM-7KQ2-M9XD",
       },
       { publicKey: "public-key", privateKey: "very-secret-private-key" },
     );

@@ -64,7 +64,9 @@ describe("lead alerts, wired", () => {
   it("tells a give-up at once; nine more in the hour come as one follow-up when it ends", async () => {
     const { alerts, posted } = wired();
     alerts.gaveUp({ leadId: ids[0] ?? "", destination: "emailjs", attempts: 1, error: { cause: refused } });
-    expect(posted).toEqual([expect.stringContaining(`Lead ${ids[0]} was not delivered to EmailJS`)]);
+    expect(posted).toEqual([
+      expect.stringContaining(`Lead ${ids[0]} (NRM-0000-0000) was not delivered to EmailJS`),
+    ]);
     expect(posted[0]).toContain(`\`npm run leads -- retry ${ids[0]}\``);
     for (const leadId of ids.slice(1)) {
       await vi.advanceTimersByTimeAsync(5 * MINUTE);
@@ -76,7 +78,12 @@ describe("lead alerts, wired", () => {
     await vi.advanceTimersByTimeAsync(2 * ALERT_CHECK_MS);
     expect(posted).toHaveLength(2);
     expect(posted[1]).toMatch(/^9 more leads were not delivered to EmailJS in the hour after the last alert/);
-    expect(posted[1]).toContain(ids.slice(1).join(", "));
+    expect(posted[1]).toContain(
+      ids
+        .slice(1)
+        .map((id) => `${id} (NRM-0000-0000)`)
+        .join(", "),
+    );
     await vi.advanceTimersByTimeAsync(3 * ALERT_HOUR_MS);
     expect(posted).toHaveLength(2);
   });
@@ -107,7 +114,9 @@ describe("lead alerts, wired", () => {
   it("a give-up with no error recorded is still told, by its lead id", () => {
     const { alerts, posted } = wired({ deliverer: false });
     alerts.gaveUp({ leadId: ids[0] ?? "", destination: "emailjs", attempts: 3, error: { cause: "" } });
-    expect(posted).toEqual([expect.stringContaining(`Lead ${ids[0]} was not delivered to EmailJS`)]);
+    expect(posted).toEqual([
+      expect.stringContaining(`Lead ${ids[0]} (NRM-0000-0000) was not delivered to EmailJS`),
+    ]);
   });
 
   it("tells a pending lead older than ALERT_AFTER_MINUTES once, reminds hourly, and gives one all-clear", async () => {
@@ -124,7 +133,9 @@ describe("lead alerts, wired", () => {
     await vi.advanceTimersByTimeAsync(ALERT_CHECK_MS);
     expect(posted).toEqual([
       expect.stringMatching(
-        new RegExp(`^3 leads are waiting to be delivered, the oldest \\(${ids[0]}\\) for 31 minutes`),
+        new RegExp(
+          `^3 leads are waiting to be delivered, the oldest \\(${ids[0]} \\(NRM-0000-0000\\)\\) for 31 minutes`,
+        ),
       ),
     ]);
     await vi.advanceTimersByTimeAsync(ALERT_HOUR_MS - 2 * ALERT_CHECK_MS);
@@ -148,7 +159,7 @@ describe("lead alerts, wired", () => {
     expect(posted).toEqual([]);
     world.deliverer = true;
     await vi.advanceTimersByTimeAsync(ALERT_CHECK_MS);
-    expect(posted).toEqual([expect.stringContaining(`the oldest (${ids[0]})`)]);
+    expect(posted).toEqual([expect.stringContaining(`the oldest (${ids[0]} (NRM-0000-0000))`)]);
   });
 
   it("tells a database unreachable for 5 minutes and its return, on every replica", async () => {

@@ -30,7 +30,7 @@ describe("alert policy", () => {
       error: refused,
     });
     expect(first).toEqual([
-      `Lead ${ids[0]} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: the mail account must be reconnected in EmailJS). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${ids[0]}\`.`,
+      `Lead ${ids[0]} (NRM-0000-0000) was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: the mail account must be reconnected in EmailJS). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${ids[0]}\`.`,
     ]);
     for (const leadId of ids.slice(1, 10)) {
       advance(5 * MINUTE);
@@ -45,7 +45,12 @@ describe("alert policy", () => {
     expect(followUp).toMatch(
       /^9 more leads were not delivered to EmailJS in the hour after the last alert \(last: EmailJS answered 412/,
     );
-    expect(followUp).toContain(ids.slice(1, 10).join(", "));
+    expect(followUp).toContain(
+      ids
+        .slice(1, 10)
+        .map((id) => `${id} (NRM-0000-0000)`)
+        .join(", "),
+    );
     expect(followUp).toContain("`npm run leads -- retry --failed`");
     expect(policy.tick()).toEqual([]);
   });
@@ -63,7 +68,7 @@ describe("alert policy", () => {
     const [webhook] = fail(ids[1], "webhook");
     expect(webhook).toMatch(
       new RegExp(
-        `^Lead ${ids[1]} was not delivered to the lead webhook: it gave up after 4 attempts \\(HTTP 410\\)\\. To fix it, check the receiver behind LEAD_WEBHOOK_URL`,
+        `^Lead ${ids[1]} \\(NRM-0000-0000\\) was not delivered to the lead webhook: it gave up after 4 attempts \\(HTTP 410\\)\\. To fix it, check the receiver behind LEAD_WEBHOOK_URL`,
       ),
     );
     // An hour with no other failure: no follow-up, and the next failure is told at once again.
@@ -76,7 +81,7 @@ describe("alert policy", () => {
     advance(ALERT_HOUR_MS + MINUTE);
     const [followUp, next] = fail(ids[5], "emailjs");
     expect(followUp).toMatch(/^2 more leads were not delivered to EmailJS/);
-    expect(next).toMatch(new RegExp(`^Lead ${ids[5]} was not delivered to EmailJS`));
+    expect(next).toMatch(new RegExp(`^Lead ${ids[5]} \\(NRM-0000-0000\\) was not delivered to EmailJS`));
   });
 
   it("lists ten lead ids in a follow-up at most, and counts the rest", () => {
@@ -85,7 +90,12 @@ describe("alert policy", () => {
     advance(ALERT_HOUR_MS);
     const [followUp] = policy.tick();
     expect(followUp).toMatch(/^11 more leads were not delivered/);
-    expect(followUp).toContain(`${ids.slice(1, 11).join(", ")} and 1 more.`);
+    expect(followUp).toContain(
+      `${ids
+        .slice(1, 11)
+        .map((id) => `${id} (NRM-0000-0000)`)
+        .join(", ")} and 1 more.`,
+    );
   });
 
   it("tells a lead pending longer than ALERT_AFTER_MINUTES once, reminds hourly while it lasts, then gives one all-clear", () => {
@@ -96,7 +106,7 @@ describe("alert policy", () => {
     expect(policy.queue(oldest())).toEqual([]);
     advance(1);
     expect(policy.queue(oldest())).toEqual([
-      `3 leads are waiting to be delivered, the oldest (${ids[0]}) for 30 minutes, longer than ALERT_AFTER_MINUTES (30). Run \`npm run leads\` to see each one's last error, and check the server log and the EMAILJS_* and LEAD_WEBHOOK_* variables.`,
+      `3 leads are waiting to be delivered, the oldest (${ids[0]} (NRM-0000-0000)) for 30 minutes, longer than ALERT_AFTER_MINUTES (30). Run \`npm run leads\` to see each one's last error, and check the server log and the EMAILJS_* and LEAD_WEBHOOK_* variables.`,
     ]);
     for (let look = 0; look < 59; look += 1) {
       advance(MINUTE);

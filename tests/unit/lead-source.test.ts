@@ -245,6 +245,10 @@ describe("the mail's source and click_id", () => {
       privacy_notice_version: "",
       privacy_notice_language: "",
       notice_version: "",
+      reference: "",
+    });
+    expect(toTemplateParams(enquiry, "Team", undefined, undefined, "NRM-7KQ2-M9XD")).toMatchObject({
+      reference: "NRM-7KQ2-M9XD",
     });
   });
 });

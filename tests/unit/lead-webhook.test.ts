@@ -67,6 +67,7 @@ describe("lead.received", () => {
         timestamp: "2026-03-02T09:15:30.123Z",
         data: {
           id: lead.id,
+          reference: "NRM-1DZR-R7HA",
           receivedAt: "2026-03-02T09:15:30.123Z",
           name: "Asha Rao",
           email: "asha@example.in",
@@ -225,7 +226,13 @@ describe("lead.failed and lead.erased", () => {
     expect(JSON.parse(failed?.body ?? "")).toEqual({
       type: "lead.failed",
       timestamp: "2026-03-02T10:00:00.000Z",
-      data: { id: lead.id, destination: "emailjs", attempts: 3, lastError: failure.lastError },
+      data: {
+        id: lead.id,
+        reference: "NRM-1DZR-R7HA",
+        destination: "emailjs",
+        attempts: 3,
+        lastError: failure.lastError,
+      },
     });
     expect(JSON.parse(erased?.body ?? "")).toEqual({
       type: "lead.erased",

@@ -91,6 +91,7 @@ describe("the migration files", () => {
       [3, "0003-leads-privacy-notice.sql"],
       [4, "0004-lead-destinations.sql"],
       [5, "0005-privacy-notice-renderings.sql"],
+      [6, "0006-vitals-campaign.sql"],
     ]);
     for (const migration of migrations) {
       expect(migration.checksum).toBe(sha256(join(MIGRATIONS_DIR, migration.file)));
@@ -130,7 +131,7 @@ describe("migrating", () => {
     const { database, lines } = startReplica(url);
     await database.ready();
     await database.stop();
-    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4, 5"]);
+    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4, 5, 6"]);
     expect((await recorded(url)).map(({ version, name, checksum }) => ({ version, name, checksum }))).toEqual(
       readMigrations().map(({ version, file, checksum }) => ({ version, name: file, checksum })),
     );
@@ -185,7 +186,7 @@ describe("a database migrated by the release before", () => {
     await database.stop();
     // The release before's migrations are adopted; this release's own (3 on) are applied.
     expect(lines).toEqual([
-      "database: applied migrations 3, 4, 5",
+      "database: applied migrations 3, 4, 5, 6",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     const after = await recorded(url);
@@ -244,7 +245,7 @@ describe("a database migrated by the release before", () => {
     await database.ready();
     await database.stop();
     expect(lines).toEqual([
-      "database: applied migrations 3, 4, 5",
+      "database: applied migrations 3, 4, 5, 6",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     expect((await recorded(url)).map((row) => row.checksum)).toEqual(

@@ -6,6 +6,7 @@ import { NOTICE_PARAMETER } from "~/enquiry/notices";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { createSentNotices, NOTICE_TTL_MS } from "~/enquiry/sent-notice.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
+import { randomReference } from "~/lead-parts/reference";
 import type { Beacon } from "~/vitals/metrics";
 import { createPostgresVitalsStore, readPostgresRecords } from "~/vitals/postgres-store.server";
 import { RETENTION_MS, recordsOf } from "~/vitals/store.server";
@@ -70,7 +71,7 @@ describe("success notices with DATABASE_URL", () => {
     const notices = databases.map((database) =>
       createSentNotices({ secret, storeDir: "/nonexistent", database }),
     );
-    const token = tokenOf(notices[0]?.landingUrl() ?? "");
+    const token = tokenOf(notices[0]?.landingUrl(randomReference()) ?? "");
     const shown = await Promise.all(
       [0, 1, 2, 0, 1, 2].map((replica) => notices[replica]?.redeem(token) ?? null),
     );
@@ -85,12 +86,12 @@ describe("success notices with DATABASE_URL", () => {
     const [database] = databases as [Database];
     let clock = Date.now();
     const notices = createSentNotices({ secret, storeDir: "/nonexistent", database, now: () => clock });
-    const old = tokenOf(notices.landingUrl());
+    const old = tokenOf(notices.landingUrl(randomReference()));
     expect(await notices.redeem(old)).not.toBeNull();
     clock += NOTICE_TTL_MS + 2 * 60_000;
     // A claim's expiry is the token's, so this one is past due by a minute and more.
     await postgres.sql("UPDATE notice_claims SET expires_at = now() - interval '2 minutes'", [], nameOf(url));
-    const fresh = tokenOf(notices.landingUrl());
+    const fresh = tokenOf(notices.landingUrl(randomReference()));
     expect(await notices.redeem(fresh)).not.toBeNull();
     await notices.sweep();
     const left = await postgres.sql<{ id: string }>("SELECT id FROM notice_claims", [], nameOf(url));
@@ -114,7 +115,7 @@ describe("success notices with DATABASE_URL", () => {
       database,
       log: (line) => lines.push(line),
     });
-    const token = tokenOf(notices.landingUrl());
+    const token = tokenOf(notices.landingUrl(randomReference()));
     const shown = await withClockStopped(async () => [
       await notices.redeem(token),
       await notices.redeem(token),

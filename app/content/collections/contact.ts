@@ -1,4 +1,4 @@
-/** The site's contact facts (address, e-mail, phone): one YAML file, shown in the footer, the contact section and the structured data. */
+/** The site's contact facts (address, e-mail, phone, WhatsApp): one YAML file, shown in the footer, the contact section and the structured data. */
 import { z } from "zod";
 import { defineCollection } from "./collection";
 import { text } from "./fields";
@@ -19,6 +19,22 @@ export const contactCollection = defineCollection({
           .meta({ title: "E.164" }),
       })
       .meta({ title: "Phone" }),
+    whatsapp: z
+      .object({
+        display: text(30).meta({ title: "As shown" }),
+        number: z
+          .string()
+          .regex(
+            /^[1-9]\d{7,14}$/,
+            "must be the international number: digits only, country code first, no + or leading zero",
+          )
+          .meta({ title: "wa.me number" }),
+      })
+      .optional()
+      .meta({
+        title: "WhatsApp",
+        description: "A mobile number on WhatsApp; leave empty to show no WhatsApp link",
+      }),
     address: z
       .object({
         street: text(120).meta({ title: "Street" }),

@@ -4,12 +4,24 @@
  */
 import type { PrivacyFacts } from "~/content/privacy-facts.server";
 import { site } from "~/content/site";
+import { whatsAppHref } from "~/content/whatsapp";
 import { contactBlocks } from "./contact";
-import type { Policy } from "./types";
+import type { Policy, PolicyBlock } from "./types";
 
 const mail = `[${site.email}](mailto:${site.email})`;
 
 /** Where a person writes about their data: PRIVACY_CONTACT when set, else the general address. */
+/** WhatsApp as a way to reach us, when the site has a number: what a chat there involves. */
+function whatsAppBlocks(): PolicyBlock[] {
+  if (whatsAppHref() === null || site.whatsapp === undefined) return [];
+  return [
+    {
+      kind: "paragraph",
+      text: `You can also reach us on WhatsApp, at ${site.whatsapp.display}, through the “Chat on WhatsApp” link on our pages. The link only opens WhatsApp with a short greeting you can change before sending it (with JavaScript, naming the campaign your visit came from); our website sends WhatsApp nothing, and nothing is loaded from WhatsApp until you tap it. A chat you start there is carried by WhatsApp (Meta Platforms), under WhatsApp’s own terms and privacy policy: we receive your WhatsApp name, your phone number and what you write, and keep the conversation only as long as we need it to answer you and follow up.`,
+    },
+  ];
+}
+
 function writeTo({ contact, contactConfigured }: PrivacyFacts): string {
   const link = `[${contact.email}](mailto:${contact.email})`;
   if (!contactConfigured) return `write to us at our general e-mail address, ${link}`;
@@ -79,6 +91,7 @@ export const privacyPolicyFor = (facts: PrivacyFacts): Policy => ({
           kind: "paragraph",
           text: "If you write to us or call us directly, we receive the information you choose to share, such as your e-mail address, phone number and the contents of your message or any attachments.",
         },
+        ...whatsAppBlocks(),
       ],
     },
     {
@@ -159,6 +172,10 @@ export const privacyPolicyFor = (facts: PrivacyFacts): Policy => ({
         {
           kind: "paragraph",
           text: "Nothing is measured or sent when JavaScript is turned off, or when your browser sends a Global Privacy Control or Do Not Track signal. The request that carries the figures is recorded in the log files like any other request.",
+        },
+        {
+          kind: "paragraph",
+          text: "Taps on “Chat on WhatsApp”. When you tap that link on a page that runs JavaScript, your browser also sends our server one count, with the same page, window size and hour as above and the name of the campaign your visit came from (its utm_campaign or utm_source tag, at most 40 letters, digits and spaces), so that we can tell which campaigns start conversations. It is anonymous and kept, and not sent, in the same way as the page-speed measurements.",
         },
       ],
     },

@@ -27,7 +27,8 @@ interface Placeholder {
 
 const PLACEHOLDERS: Readonly<Record<string, Placeholder>> = {
   ID: { example: "1767225600000-example", accepts: (value) => value !== "" },
-  "EMAIL|PHONE": { example: "asha@example.in", accepts: (value) => value !== "" },
+  /** An enquiry's reference (`NRM-7KQ2-M9XD`), or a person's e-mail address or phone number: `find` takes either. */
+  "REFERENCE|EMAIL|PHONE": { example: "asha@example.in", accepts: (value) => value !== "" },
   /** A lead's id, or a person's e-mail address or phone number: `erase` takes either. */
   "ID|EMAIL|PHONE": { example: "asha@example.in", accepts: (value) => value !== "" },
   DESTINATION: {
@@ -73,7 +74,7 @@ export const COMMANDS = {
     retryFailed: { words: ["retry", "--failed"], options: { "--to": "DESTINATION" } },
     retry: { words: ["retry", "ID"], options: { "--to": "DESTINATION" } },
     release: { words: ["release", "ID"] },
-    find: { words: ["find", "EMAIL|PHONE"], switches: ["--json"] },
+    find: { words: ["find", "REFERENCE|EMAIL|PHONE"], switches: ["--json"] },
     erase: { words: ["erase", "ID|EMAIL|PHONE"] },
   },
   vitals: {

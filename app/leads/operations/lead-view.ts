@@ -1,4 +1,5 @@
 // How `npm run leads` shows a lead's destinations: the table's line and the JSON object.
+import { leadReference } from "~/lead-parts/reference";
 import { type DeliveryRecord, deliverySummary, destinationsOf, type Lead } from "~/leads/lead";
 
 /**
@@ -27,6 +28,7 @@ export function leadJson(lead: Lead): Record<string, unknown> {
   const { attempts, lastError, nextAttemptAt } = deliverySummary(lead);
   return {
     id,
+    reference: leadReference(id),
     receivedAt,
     state,
     attempts,

@@ -5,6 +5,7 @@ import { Readable, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { DESTINATIONS } from "~/destinations/lookup.server";
+import { leadReference } from "~/lead-parts/reference";
 import { clickIdOf, describeSource } from "~/lead-parts/source";
 import type { Lead } from "~/leads/lead";
 
@@ -62,6 +63,8 @@ export const CSV_COLUMNS: readonly Column[] = [
   { header: "message", cell: (lead) => asSpreadsheetText(lead.enquiry.message) },
   { header: "source", cell: (lead) => asSpreadsheetText(describeSource(lead.source)) },
   { header: "click id", cell: (lead) => asSpreadsheetText(clickIdOf(lead.source)) },
+  // Last, so the columns a spreadsheet of an earlier export refers to keep their places.
+  { header: "reference", cell: (lead) => leadReference(lead.id) },
 ];
 
 /**

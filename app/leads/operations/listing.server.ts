@@ -3,6 +3,7 @@
  * lead by its id, a person's leads, and the leads per source; none holds every lead at once.
  */
 import { isPerson, type PersonQuery, parsePersonQuery } from "~/lead-parts/person";
+import { leadReference } from "~/lead-parts/reference";
 import { channelOf } from "~/lead-parts/source";
 import type { LeadOrder, LeadStore } from "~/leads/contract.server";
 import { type Lead, type LeadState, UNDELIVERED_STATES } from "~/leads/lead";
@@ -57,6 +58,15 @@ export async function* personLeads(
   order: LeadOrder = "oldest first",
 ): AsyncGenerator<Lead> {
   for await (const lead of store.each(undefined, order)) if (isPerson(lead.enquiry, query)) yield lead;
+}
+
+/** The leads whose reference (~/lead-parts/reference) is `reference`: one, or more when it is ambiguous. */
+export async function* leadsWithReferenceIn(
+  store: LeadStore,
+  reference: string,
+  order: LeadOrder = "oldest first",
+): AsyncGenerator<Lead> {
+  for await (const lead of store.each(undefined, order)) if (leadReference(lead.id) === reference) yield lead;
 }
 
 /** One line of the leads per source: its channel, and its leads by what became of them. */

@@ -1,0 +1,54 @@
+/**
+ * WhatsApp click-to-chat: the link's words, its address (`https://wa.me/<number>?text=<message>`),
+ * and the campaign a message may name. Why a plain link: docs/decisions/039-enquiry-reference.md.
+ */
+import { site } from "~/content/site";
+
+export const whatsAppChat = {
+  label: "Chat on WhatsApp",
+  /** The message the chat opens with, which the visitor can change before sending it. */
+  greeting: "Hello Nirmaan Digital, I would like to talk about a project.",
+} as const;
+
+/** WhatsApp's form of a number: digits only, country code first (no leading zero), 8 to 15 digits. */
+export const WHATSAPP_NUMBER = /^[1-9][0-9]{7,14}$/;
+
+/** The most characters of a campaign's name a message carries. */
+export const MAX_CAMPAIGN_LENGTH = 40;
+
+/** The link to chat with `number` over `text`, or null when there is no number in WhatsApp's form. */
+export function chatHref(number: string | undefined, text: string): string | null {
+  if (number === undefined || !WHATSAPP_NUMBER.test(number)) return null;
+  return `https://wa.me/${number}?text=${encodeURIComponent(text)}`;
+}
+
+/** The site's link, with the greeting; null when the site has no WhatsApp number. */
+export function whatsAppHref(): string | null {
+  return chatHref(site.whatsapp?.number, whatsAppChat.greeting);
+}
+
+/**
+ * A campaign's name as a message may carry it: letters (with their marks, as Devanagari's
+ * vowel signs), digits, spaces, `-` and `_` only (the
+ * rest dropped, runs of spaces made one), at most 40 characters; null when nothing is left.
+ */
+export function campaignWords(value: string | null | undefined): string | null {
+  const words = (value ?? "")
+    .replace(/[^\p{L}\p{M}\p{N} _-]/gu, "")
+    .replace(/ +/g, " ")
+    .trim()
+    .slice(0, MAX_CAMPAIGN_LENGTH)
+    .trim();
+  return words === "" ? null : words;
+}
+
+/** The campaign a landing's query names: its `utm_campaign`, else its `utm_source`, as campaignWords makes it. */
+export function campaignOf(search: string): string | null {
+  const query = new URLSearchParams(search);
+  return campaignWords(query.get("utm_campaign")) ?? campaignWords(query.get("utm_source"));
+}
+
+/** The greeting naming the campaign the visitor came from. */
+export function greetingFrom(campaign: string): string {
+  return `${whatsAppChat.greeting} (${campaign})`;
+}
