@@ -14,6 +14,7 @@ import {
 } from "~/destinations/lookup.server";
 import { type Env, parseEnv } from "~/env.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
+import { leadReference } from "~/lead-parts/reference";
 import { configuredDestinations, createDelivery, type GaveUp } from "~/leads/delivery/delivery.server";
 import { createDirectSends } from "~/leads/direct-sends.server";
 import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
@@ -153,7 +154,7 @@ describe("a third destination: its adapter and one registry line", () => {
     const [notice] = gaveUp;
     if (!notice) throw new Error("no give-up");
     expect(gaveUpMessage({ ...notice })).toBe(
-      `Lead ${refused.id} was not delivered to the CRM: it gave up after 1 attempt (HTTP 422). To fix it, check the CRM's API key (CRM_API_KEY), then run \`npm run leads -- retry ${refused.id}\`.`,
+      `Lead ${refused.id} (${leadReference(refused.id)}) was not delivered to the CRM: it gave up after 1 attempt (HTTP 422). To fix it, check the CRM's API key (CRM_API_KEY), then run \`npm run leads -- retry ${refused.id}\`.`,
     );
     expect(
       queueWaitingMessage({
