@@ -5,11 +5,9 @@
 import type { CaseStudy, Insight } from "./entries";
 import { caseStudies } from "./generated/case-studies.server";
 import { insights } from "./generated/insights.server";
+import { INSIGHTS_PER_PAGE } from "./insights-per-page";
 
-export { caseStudies, insights };
-
-/** Articles on one page of /insights. */
-export const INSIGHTS_PER_PAGE = 12;
+export { caseStudies, INSIGHTS_PER_PAGE, insights };
 
 /** What a slug names: a page, a page that moved (301), one taken down (410), or nothing (404). */
 export type Lookup<Entry> =

@@ -1,31 +1,43 @@
 /** The site's pages as Remix reads them from app/routes, for the bench to audit every one. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readConfig } from "@remix-run/dev/dist/config.js";
-import { insightsPageCount, publishedCaseStudies, publishedInsights } from "../../app/content/pages.server";
+import matter from "gray-matter";
+import { INSIGHTS_PER_PAGE } from "../../app/content/insights-per-page";
 
 /** A URL only the catch-all route answers: the not-found page. */
 export const notFoundPath = "/no-such-page";
 
-/** The longest published entry: the page budgets and the benchmark hold to the largest. */
-function longest<Entry extends { slug: string; html: string }>(entries: Entry[]): Entry | undefined {
-  return [...entries].sort((a, b) => b.html.length - a.html.length)[0];
+/**
+ * The published pages of a Markdown collection under content/ (slug: the file's name), longest
+ * body first: the page budgets and the benchmark hold to the largest. Read from the files, not the
+ * built modules, which import images only the app's build can load.
+ */
+function publishedPages(collection: string): { slug: string; length: number }[] {
+  const folder = join(process.cwd(), "content", collection);
+  return readdirSync(folder)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => ({ name, file: matter(readFileSync(join(folder, name), "utf8")) }))
+    .filter(({ file }) => file.data.published !== false)
+    .map(({ name, file }) => ({ slug: name.slice(0, -".md".length), length: file.content.length }))
+    .sort((a, b) => b.length - a.length);
 }
 
 /**
- * A URL for each route with a parameter, from the content the build made; undefined when no such
- * page exists today (a second page of insights needs more than one page of articles).
+ * A URL for each route with a parameter; undefined when no such page exists today (a second
+ * page of insights needs more than one page of articles).
  */
 const EXAMPLES: Record<string, () => string | undefined> = {
   "/case-studies/:slug": () => {
-    const entry = longest(publishedCaseStudies());
-    return entry && `/case-studies/${entry.slug}`;
+    const [longest] = publishedPages("case-studies");
+    return longest && `/case-studies/${longest.slug}`;
   },
   "/insights/:slug": () => {
-    const entry = longest(publishedInsights());
-    return entry && `/insights/${entry.slug}`;
+    const [longest] = publishedPages("insights");
+    return longest && `/insights/${longest.slug}`;
   },
-  "/insights/page/:page": () => (insightsPageCount() > 1 ? "/insights/page/2" : undefined),
+  "/insights/page/:page": () =>
+    publishedPages("insights").length > INSIGHTS_PER_PAGE ? "/insights/page/2" : undefined,
 };
 
 export interface SiteRoute {
