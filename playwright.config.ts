@@ -13,7 +13,10 @@ if (process.env.TEST_WORKER_INDEX === undefined) {
 }
 
 export default defineConfig<object, NodeLineOptions>({
-  testDir: "tests/e2e",
+  // tests/browser (a page in a real browser) and tests/integration (processes and PostgreSQL,
+  // no page); vitest runs the *.test.ts files beside them.
+  testDir: "tests",
+  testMatch: ["browser/**/*.spec.ts", "integration/**/*.spec.ts"],
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   // Never a second try: a test that passes on its retry is a flaky test, a bug to fix.

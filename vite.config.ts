@@ -8,7 +8,7 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx"],
+    include: ["tests/{unit,integration}/**/*.test.ts", "tests/unit/**/*.test.tsx"],
     environment: "node",
     // The app imports modules the content build writes from content/ (gitignored).
     globalSetup: ["tests/support/content-setup.ts"],

@@ -1,7 +1,7 @@
 // Writes every statement this checkout's code sends to PostgreSQL, with values as the code binds
 // them, to a queries.sql (tests/fixtures/previous-release/queries.sql at a release, through
 // `npm run release`): the next release must run each of them on its schema, since this one keeps
-// running beside it during a rolling deploy (tests/unit/previous-release.test.ts).
+// running beside it during a rolling deploy (tests/integration/previous-release.test.ts).
 //
 // Usage: vite-node scripts/record-statements.ts <queries.sql>
 //

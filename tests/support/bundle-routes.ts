@@ -1,7 +1,7 @@
 /**
  * The pages that load and hydrate the app's JavaScript: only those with interactive parts. Every
  * other page sends no bundle (docs/decisions/038-pages-without-a-bundle.md), and
- * tests/e2e/script-bundles.spec.ts fails when another page starts to send one.
+ * tests/browser/script-bundles.spec.ts fails when another page starts to send one.
  */
 export const BUNDLED_PAGES: readonly string[] = ["/"];
 

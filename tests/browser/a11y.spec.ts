@@ -48,7 +48,7 @@ for (const javaScriptEnabled of [true, false]) {
           const response = await page.goto(path);
           expect(response?.status()).toBe(path === "/no-such-page" ? 404 : 200);
           if (javaScriptEnabled) {
-            // A page without a bundle has no router to wait for (tests/e2e/script-bundles.spec.ts).
+            // A page without a bundle has no router to wait for (tests/browser/script-bundles.spec.ts).
             if (pageSendsBundle(path)) await page.waitForFunction(() => "__remixRouter" in window);
           } else {
             expect(await page.evaluate(() => document.scripts.length)).toBe(0);

@@ -185,7 +185,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 /**
  * axe runs in the page, which a browser without JavaScript refuses: the no-JS case is the
- * server's HTML with its scripts removed, as tests/e2e/a11y.spec.ts does for every page.
+ * server's HTML with its scripts removed, as tests/browser/a11y.spec.ts does for every page.
  */
 async function serveWithoutScripts(page: Page) {
   await page.route("/", async (route) => {

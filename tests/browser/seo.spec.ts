@@ -99,7 +99,7 @@ test("the sitemap lists the home page and the three policies first, under SITE_U
   expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
   expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
   const locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
-  // The case studies and insights follow (tests/e2e/content-pages.spec.ts).
+  // The case studies and insights follow (tests/browser/content-pages.spec.ts).
   expect(locations.slice(0, pages.length)).toEqual(pages.map(({ path }) => `${siteUrl}${path}`));
   expect(
     locations.slice(pages.length).every((location) => /\/(case-studies|insights)(\/|$)/.test(location ?? "")),

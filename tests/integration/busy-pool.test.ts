@@ -160,7 +160,7 @@ describe("a replica whose pooled connections are all busy", () => {
       app.name,
     );
     expect(stored.map((row) => row.name)).toContain("Meera Das");
-    // The two wait in the spool for the drain (tests/unit/lead-spool.test.ts), files of their own.
+    // The two wait in the spool for the drain (tests/integration/lead-spool.test.ts), files of their own.
     expect(spooled()).toHaveLength(2);
   }, 90_000);
 });
