@@ -30,11 +30,11 @@ const contact = defineCollection({
 });
 
 describe("decapConfigOf", () => {
-  it("shows drafts before they are published, and keeps uploads in content/uploads", () => {
+  it("shows drafts before they are published, and keeps uploads in content/images, named images/<file> as the content build reads them", () => {
     expect(decapConfigOf([projects])).toMatchObject({
       publish_mode: "editorial_workflow",
-      media_folder: "content/uploads",
-      public_folder: "/uploads",
+      media_folder: "content/images",
+      public_folder: "images",
     });
   });
 
