@@ -31,7 +31,9 @@ describe("deferHydration", () => {
     const rule =
       "html.js:not(.painted) main > * + *:not([data-rendered]),\nhtml.js:not(.painted) :is(#featured-work, #privacy-notice):not([data-rendered]),\nhtml.js:not(.painted) body > footer:not([data-rendered]) {\n  content-visibility: auto;";
     expect(css).toContain(rule);
-    expect(headScript()).toContain('querySelectorAll("main > * + *, #featured-work, #privacy-notice, body > footer")');
+    expect(headScript()).toContain(
+      'querySelectorAll("main > * + *, #featured-work, #privacy-notice, body > footer")',
+    );
     expect(headScript()).toContain('setAttribute("data-rendered","")');
     expect(headScript()).toContain('classList.add("painted")');
   });
