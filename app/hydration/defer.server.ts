@@ -27,8 +27,14 @@ import { keepHashTargetInPlace } from "~/hydration/keep-hash-target.server";
 const inertPreloadRel = "x-remix-modulepreload";
 export const inertScriptType = "text/x-remix-hydration";
 
-/** What the stylesheet skips until the first paint: see its rule under `html.js:not(.painted)`. */
-const renderedLaterSelector = "main > * + *, body > footer";
+/**
+ * What the stylesheet skips until the first paint, in document order, one per frame: see its
+ * rule under `html.js:not(.painted)`. The largest parts of two sections get frames of their
+ * own, after the rest of their section: the featured work's banner (in `#testimonial`) and the
+ * enquiry form's privacy notice (in `#contact`), whose section's layout was the longest frame
+ * (docs/performance.md, "Where the home page's long tasks come from").
+ */
+const renderedLaterSelector = "main > * + *, #featured-work, #privacy-notice, body > footer";
 
 /**
  * Skips only on a plain navigation without a fragment: the browser places a page opened at

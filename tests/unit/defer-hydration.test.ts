@@ -29,9 +29,11 @@ describe("deferHydration", () => {
   it("renders later what the stylesheet skips until the first paint, and ends the rule with the same class", () => {
     const css = readFileSync(new URL("../../app/styles/app.css", import.meta.url), "utf8");
     const rule =
-      "html.js:not(.painted) main > * + *:not([data-rendered]),\nhtml.js:not(.painted) body > footer:not([data-rendered]) {\n  content-visibility: auto;";
+      "html.js:not(.painted) main > * + *:not([data-rendered]),\nhtml.js:not(.painted) :is(#featured-work, #privacy-notice):not([data-rendered]),\nhtml.js:not(.painted) body > footer:not([data-rendered]) {\n  content-visibility: auto;";
     expect(css).toContain(rule);
-    expect(headScript()).toContain('querySelectorAll("main > * + *, body > footer")');
+    expect(headScript()).toContain(
+      'querySelectorAll("main > * + *, #featured-work, #privacy-notice, body > footer")',
+    );
     expect(headScript()).toContain('setAttribute("data-rendered","")');
     expect(headScript()).toContain('classList.add("painted")');
   });
