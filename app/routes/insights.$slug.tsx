@@ -3,11 +3,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, ContentBody, EnquireCall, formatDate } from "~/components/content-page";
-import { ogImagePathOf } from "~/content/og-image";
 import { blogPostingJsonLd, breadcrumbJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
 import { insightBySlug, neighboursOf } from "~/content/pages.server";
 import { site } from "~/content/site";
+import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta, errorMeta } from "~/utils/meta";
 
@@ -31,7 +31,7 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
   if (!data) return errorMeta();
   const { article } = data;
   const siteUrl = matches.find((match) => match.id === "root")?.data?.siteUrl ?? "";
-  const image = article.seo.image?.src ?? ogImagePathOf("insight", article.slug);
+  const image = article.seo.image?.src ?? ogImagePathOf("insights", article.slug);
   return [
     ...buildMeta({
       title: article.seo.title ?? `${article.title} — ${site.name}`,
