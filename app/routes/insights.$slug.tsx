@@ -7,6 +7,7 @@ import { blogPostingJsonLd, breadcrumbJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
 import { insightBySlug, neighboursOf } from "~/content/pages.server";
 import { site } from "~/content/site";
+import { devanagariFontLinks } from "~/media/devanagari-font";
 import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta, errorMeta } from "~/utils/meta";
@@ -46,6 +47,9 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
     { property: "article:author", content: article.author },
     { "script:ld+json": blogPostingJsonLd(siteUrl, article, image) },
     { "script:ld+json": breadcrumbJsonLd(siteUrl, trailOf(article)) },
+    // The self-hosted Devanagari font, for a Hindi article only: `links` cannot see the loader's
+    // data, so its stylesheet is linked from here, in the head all the same.
+    ...(article.lang === "hi" ? devanagariFontLinks.map((link) => ({ tagName: "link", ...link })) : []),
   ];
 };
 
