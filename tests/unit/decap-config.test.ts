@@ -128,7 +128,10 @@ describe("decapConfigOf", () => {
     expect(fields?.[0]?.fields?.map((field) => field.required)).toEqual([undefined, undefined]);
     expect(fields?.[1]).toMatchObject({
       required: false,
-      fields: [{ name: "text", required: false }, { name: "by", required: false, fields: [{ required: false }] }],
+      fields: [
+        { name: "text", required: false },
+        { name: "by", required: false, fields: [{ required: false }] },
+      ],
     });
   });
 });
