@@ -4,6 +4,7 @@ import { PolicyBody, policySectionId } from "~/components/policy-body";
 import type { Policy } from "~/content/policies/types";
 import { site } from "~/content/site";
 import { HydratedApart } from "~/hydration/hydrated-apart";
+import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
 
@@ -19,6 +20,7 @@ export const policyMeta: MetaFunction<PolicyLoader, RootMatch> = ({ data, matche
     description: data.policy.summary,
     path: data.policy.path,
     siteUrl: root?.siteUrl ?? "",
+    image: ogImagePathOf("policies", data.policy.path.slice(1)),
   });
 };
 

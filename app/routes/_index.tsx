@@ -15,6 +15,7 @@ import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
 import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/notice-token-url";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
 import { HydratedApart } from "~/hydration/hydrated-apart";
+import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
 
@@ -32,6 +33,7 @@ export const meta: MetaFunction<unknown, RootMatch> = ({ matches }) => {
     description: site.description,
     path: "/",
     siteUrl: root?.siteUrl ?? "",
+    image: ogImagePathOf("home", "index"),
   });
 };
 

@@ -4,11 +4,11 @@ import { useLoaderData } from "@remix-run/react";
 import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, ContentBody, EnquireCall } from "~/components/content-page";
 import { ResultFigures } from "~/components/result-figures";
-import { ogImagePathOf } from "~/content/og-image";
 import { breadcrumbJsonLd, creativeWorkJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
 import { caseStudyBySlug } from "~/content/pages.server";
 import { site } from "~/content/site";
+import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta, errorMeta } from "~/utils/meta";
 
@@ -29,7 +29,7 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
   if (!data) return errorMeta();
   const { study } = data;
   const siteUrl = matches.find((match) => match.id === "root")?.data?.siteUrl ?? "";
-  const image = study.seo.image?.src ?? ogImagePathOf("case-study", study.slug);
+  const image = study.seo.image?.src ?? ogImagePathOf("case-studies", study.slug);
   return [
     ...buildMeta({
       title: study.seo.title ?? `${study.client} case study — ${site.name}`,

@@ -3,10 +3,10 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, EnquireCall } from "~/components/content-page";
-import { ogImagePathOf } from "~/content/og-image";
 import { breadcrumbJsonLd } from "~/content/page-json-ld";
 import { publishedCaseStudies } from "~/content/pages.server";
 import { site } from "~/content/site";
+import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
 
@@ -39,7 +39,7 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ matches }) => {
       description: `Products ${site.name} designed, built and grew with its clients: the problem, what we did, the stack and the results.`,
       path: "/case-studies",
       siteUrl,
-      image: ogImagePathOf("list", "case-studies"),
+      image: ogImagePathOf("lists", "case-studies"),
     }),
     { "script:ld+json": breadcrumbJsonLd(siteUrl, trail) },
   ];

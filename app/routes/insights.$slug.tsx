@@ -3,11 +3,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, ContentBody, EnquireCall, formatDate } from "~/components/content-page";
-import { ogImagePathOf } from "~/content/og-image";
 import { blogPostingJsonLd, breadcrumbJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
 import { insightBySlug, neighboursOf } from "~/content/pages.server";
 import { site } from "~/content/site";
+import { devanagariFontLinks } from "~/media/devanagari-font";
+import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta, errorMeta } from "~/utils/meta";
 
@@ -31,7 +32,7 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
   if (!data) return errorMeta();
   const { article } = data;
   const siteUrl = matches.find((match) => match.id === "root")?.data?.siteUrl ?? "";
-  const image = article.seo.image?.src ?? ogImagePathOf("insight", article.slug);
+  const image = article.seo.image?.src ?? ogImagePathOf("insights", article.slug);
   return [
     ...buildMeta({
       title: article.seo.title ?? `${article.title} — ${site.name}`,
@@ -46,6 +47,9 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
     { property: "article:author", content: article.author },
     { "script:ld+json": blogPostingJsonLd(siteUrl, article, image) },
     { "script:ld+json": breadcrumbJsonLd(siteUrl, trailOf(article)) },
+    // The self-hosted Devanagari font, for a Hindi article only: `links` cannot see the loader's
+    // data, so its stylesheet is linked from here, in the head all the same.
+    ...(article.lang === "hi" ? devanagariFontLinks.map((link) => ({ tagName: "link", ...link })) : []),
   ];
 };
 

@@ -1,8 +1,8 @@
 /** The meta tags of a page of /insights, with the feed linked as an alternate. */
 import type { MetaDescriptor } from "@remix-run/node";
-import { ogImagePathOf } from "~/content/og-image";
 import { breadcrumbJsonLd } from "~/content/page-json-ld";
 import { site } from "~/content/site";
+import { ogImagePathOf } from "~/media/og-path";
 import { buildMeta } from "./meta";
 
 export function insightsMeta(siteUrl: string, page: number): MetaDescriptor[] {
@@ -17,7 +17,7 @@ export function insightsMeta(siteUrl: string, page: number): MetaDescriptor[] {
       description: `Articles from ${site.name} on building software: estimates, performance, mobile apps and shipping products.`,
       path,
       siteUrl,
-      image: ogImagePathOf("list", "insights"),
+      image: ogImagePathOf("lists", "insights"),
     }),
     {
       tagName: "link",

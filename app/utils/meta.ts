@@ -9,8 +9,8 @@ export interface PageMeta {
   path: string;
   siteUrl: string;
   noIndex?: boolean;
-  /** Path of the Open Graph image (the site's own unless given: `ogImagePathOf`). */
-  image?: string;
+  /** Path of the page's own Open Graph image (`ogImagePathOf`, ~/media/og-path). */
+  image: string;
   /** `article` for an article or case study; `website` otherwise. */
   type?: "website" | "article";
 }
@@ -22,7 +22,7 @@ export function buildMeta({
   path,
   siteUrl,
   noIndex,
-  image: imagePath = "/og-image.png",
+  image: imagePath,
   type = "website",
 }: PageMeta): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;

@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import type { ContentCollection } from "~/content/collections/collection";
 
-/** Where uploads go in the repository, and how content files name them (`/uploads/photo.jpg`). */
+/** Where uploads go in the repository, and how content files name them (`images/photo.jpg`). */
 export const MEDIA_FOLDER = "content/images";
 /** Relative: a content file names its images `images/<file>`, as the content build expects. */
 export const PUBLIC_FOLDER = "images";
@@ -161,7 +161,11 @@ function fieldOf(name: string, schema: z.ZodType): DecapField {
     }
     case "object":
       field.widget = meta.widget ?? "object";
-      field.fields = fieldsOf(inner as z.ZodObject);
+      // Decap requires an optional object's required fields even when the editor leaves the
+      // object empty, so none is required there; the build still refuses a half-filled one.
+      field.fields = optional
+        ? fieldsOf(inner as z.ZodObject).map(notRequired)
+        : fieldsOf(inner as z.ZodObject);
       break;
     default:
       // A preprocessed field (a date YAML may give as a Date) says its widget itself.
@@ -177,6 +181,15 @@ function fieldOf(name: string, schema: z.ZodType): DecapField {
       );
   }
   return field;
+}
+
+/** A field and every field inside it, as not required. */
+function notRequired(field: DecapField): DecapField {
+  return {
+    ...field,
+    required: false,
+    ...(field.fields ? { fields: field.fields.map(notRequired) } : {}),
+  };
 }
 
 function fieldsOf(schema: z.ZodObject): DecapField[] {

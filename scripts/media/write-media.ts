@@ -1,12 +1,13 @@
 /**
- * What the build's media step writes: one Open Graph image per page into public/og/ (the content
- * build adds its pages through `writeOgImages`), and /admin's files into build/admin/: Decap CMS's
+ * What the build's media step writes: one Open Graph image per page into public/og/ (the site's
+ * pages and those of content/, from the generated content modules), and /admin's files into build/admin/: Decap CMS's
  * bundle (from node_modules/decap-cms) and the configuration made from the content collections.
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { collections } from "~/content/collections/index";
+import { publishedCaseStudies, publishedInsights } from "~/content/pages.server";
 import { cookiePolicy, termsOfService } from "~/content/policies/index.server";
 import { site } from "~/content/site";
 import { type OgKind, ogImagePathOf } from "~/media/og-path";
@@ -41,6 +42,29 @@ export async function writeOgImages(
     bytes += png.length;
   }
   return bytes;
+}
+
+/**
+ * The pages of content/: each published case study and article, and the two lists. Built from
+ * the modules the content build generated, so it runs after `npm run build:content`.
+ */
+export function contentPages(): OgPage[] {
+  return [
+    { kind: "lists", slug: "case-studies", title: "Case studies", eyebrow: site.name },
+    { kind: "lists", slug: "insights", title: "Insights", eyebrow: site.name },
+    ...publishedCaseStudies().map((study) => ({
+      kind: "case-studies",
+      slug: study.slug,
+      title: study.title,
+      eyebrow: `Case study · ${study.client}`,
+    })),
+    ...publishedInsights().map((article) => ({
+      kind: "insights",
+      slug: article.slug,
+      title: article.title,
+      eyebrow: "Insights",
+    })),
+  ];
 }
 
 /** The pages outside content/: the home page and the policy pages. */

@@ -222,7 +222,8 @@ test.describe("GitHub sign-in, against a fake GitHub on a loopback address", () 
         auth_endpoint: "admin/auth",
       },
       publish_mode: "editorial_workflow",
-      media_folder: "content/uploads",
+      media_folder: "content/images",
+      public_folder: "images",
     });
     expect(config).not.toHaveProperty("local_backend");
   });

@@ -221,6 +221,38 @@ test.describe("first-class pages", () => {
     }
   }
 
+  test("a Hindi article loads the self-hosted Devanagari font under the page's policy; English pages and the home page do not", async ({
+    page,
+  }) => {
+    const fonts: string[] = [];
+    page.on("response", (response) => {
+      if (/devanagari/i.test(response.url()))
+        fonts.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
+    // A CSP violation fails the test (tests/support/fixtures.ts).
+    for (const path of ["/", "/insights/estimates-as-ranges", "/case-studies/pawpal", "/insights"]) {
+      await page.goto(path);
+      await page.evaluate(() => document.fonts.ready);
+      expect(fonts, path).toEqual([]);
+    }
+    await page.goto("/insights/mvp-kaise-banayein");
+    await expect
+      .poll(() => page.evaluate(() => document.fonts.check('700 16px "Noto Sans Devanagari"', "नमस्ते")))
+      .toBe(true);
+    expect(fonts).toContainEqual(expect.stringMatching(/^200 \/build\/_assets\/devanagari-[^/]+\.css$/));
+    expect(fonts).toContainEqual(
+      expect.stringMatching(/^200 \/build\/_assets\/noto-sans-devanagari-[^/]+\.woff2$/),
+    );
+    expect(
+      await page.evaluate(async () => {
+        await document.fonts.ready;
+        return [...document.fonts].some(
+          (font) => font.family.includes("Noto Sans Devanagari") && font.status === "loaded",
+        );
+      }),
+    ).toBe(true);
+  });
+
   test("nothing shifts while an article and a case study load (CLS at most 0.01)", async ({ page }) => {
     for (const path of ["/case-studies/pawpal", "/insights/estimates-as-ranges"]) {
       await page.goto(path);

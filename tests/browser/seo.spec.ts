@@ -5,10 +5,10 @@ import { expect, test } from "../support/fixtures";
 const siteUrl = "https://www.nirmaan.digital";
 
 const pages = [
-  { path: "/", title: /Nirmaan Digital/ },
-  { path: "/terms-conditions", title: /Terms/ },
-  { path: "/privacy-policy", title: /Privacy Policy/ },
-  { path: "/cookie-policy", title: /Cookie Policy/ },
+  { path: "/", title: /Nirmaan Digital/, image: "/og/home/index.png" },
+  { path: "/terms-conditions", title: /Terms/, image: "/og/policies/terms-conditions.png" },
+  { path: "/privacy-policy", title: /Privacy Policy/, image: "/og/policies/privacy-policy.png" },
+  { path: "/cookie-policy", title: /Cookie Policy/, image: "/og/policies/cookie-policy.png" },
 ];
 
 function pngSize(bytes: Buffer): { width: number; height: number } {
@@ -25,7 +25,7 @@ async function fetchPng(request: APIRequestContext, url: string) {
 
 const metaContent = (page: Page, selector: string) => page.locator(selector).getAttribute("content");
 
-for (const { path, title } of pages) {
+for (const { path, title, image } of pages) {
   test(`${path} has its own title, description, canonical link and social cards`, async ({ page }) => {
     await page.goto(path);
     await expect(page).toHaveTitle(title);
@@ -37,7 +37,7 @@ for (const { path, title } of pages) {
     expect(await metaContent(page, 'meta[property="og:url"]')).toBe(`${siteUrl}${path}`);
     expect(await metaContent(page, 'meta[property="og:title"]')).toBe(await page.title());
     expect(await metaContent(page, 'meta[property="og:description"]')).toBe(description);
-    expect(await metaContent(page, 'meta[property="og:image"]')).toBe(`${siteUrl}/og-image.png`);
+    expect(await metaContent(page, 'meta[property="og:image"]')).toBe(`${siteUrl}${image}`);
     expect(await metaContent(page, 'meta[name="twitter:card"]')).toBe("summary_large_image");
     expect(await metaContent(page, 'meta[name="twitter:title"]')).toBe(await page.title());
     await expect(page.locator('meta[name="robots"]')).toHaveCount(0);
@@ -56,8 +56,29 @@ test("titles and descriptions differ from page to page", async ({ request }) => 
   expect(seen.descriptions.size).toBe(pages.length);
 });
 
-test("the Open Graph image is a 1200×630 PNG", async ({ request }) => {
+test("the site's own image (the JSON-LD's) is a 1200×630 PNG", async ({ request }) => {
   expect(await fetchPng(request, "/og-image.png")).toEqual({ width: 1200, height: 630 });
+});
+
+test("every page in the sitemap names an Open Graph image of its own, a 1200×630 PNG the server answers", async ({
+  request,
+}) => {
+  const sitemap = await (await request.get("/sitemap.xml")).text();
+  const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+    (match) => new URL(match[1] ?? "").pathname,
+  );
+  expect(paths).toEqual(expect.arrayContaining(["/", "/case-studies", "/insights", "/case-studies/pawpal"]));
+  const images = new Set<string>();
+  for (const path of paths) {
+    const html = await (await request.get(path)).text();
+    const image = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1] ?? "";
+    expect(image, path).toMatch(
+      new RegExp(`^${siteUrl.replaceAll(".", "\\.")}/og/[a-z-]+/[a-z0-9-]+\\.png$`),
+    );
+    images.add(image);
+    expect(await fetchPng(request, image.slice(siteUrl.length)), path).toEqual({ width: 1200, height: 630 });
+  }
+  expect(images.size).toBe(paths.length);
 });
 
 test("JSON-LD describes the agency with its contact details and services", async ({ page }) => {

@@ -30,7 +30,7 @@ const contact = defineCollection({
 });
 
 describe("decapConfigOf", () => {
-  it("shows drafts before they are published, and keeps uploads in content/images, named images/<file> as the content build reads them", () => {
+  it("shows drafts before they are published, and keeps uploads in content/images, named images/<file>", () => {
     expect(decapConfigOf([projects])).toMatchObject({
       publish_mode: "editorial_workflow",
       media_folder: "content/images",
@@ -111,5 +111,27 @@ describe("decapConfigOf", () => {
   it("refuses a field it has no widget for, naming it", () => {
     const odd = defineCollection({ ...contact, schema: z.object({ when: z.date() }) });
     expect(() => decapConfigOf([odd])).toThrow(/field "when" \(a zod date\)/);
+  });
+
+  it("lets an editor leave an optional group empty: none of its fields is required, a required group's are", () => {
+    const quoted = defineCollection({
+      ...contact,
+      schema: z.object({
+        cover: z.object({ src: z.string(), alt: z.string() }).meta({ title: "Cover" }),
+        quote: z
+          .object({ text: z.string(), by: z.object({ name: z.string() }) })
+          .optional()
+          .meta({ title: "Quote" }),
+      }),
+    });
+    const [fields] = decapConfigOf([quoted]).collections.map((collection) => collection.files?.[0]?.fields);
+    expect(fields?.[0]?.fields?.map((field) => field.required)).toEqual([undefined, undefined]);
+    expect(fields?.[1]).toMatchObject({
+      required: false,
+      fields: [
+        { name: "text", required: false },
+        { name: "by", required: false, fields: [{ required: false }] },
+      ],
+    });
   });
 });

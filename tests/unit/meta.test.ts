@@ -8,6 +8,7 @@ const page = {
   description: "How we collect and use information.",
   path: "/privacy-policy",
   siteUrl: "https://www.nirmaan.digital",
+  image: "/og/policies/privacy-policy.png",
 };
 
 const contentOf = (entry: MetaDescriptor) => ("content" in entry ? entry.content : undefined);
@@ -36,7 +37,9 @@ describe("buildMeta", () => {
     expect(byProperty(meta, "og:url")).toEqual(["https://www.nirmaan.digital/privacy-policy"]);
     expect(byProperty(meta, "og:type")).toEqual(["website"]);
     expect(byProperty(meta, "og:site_name")).toEqual([site.name]);
-    expect(byProperty(meta, "og:image")).toEqual(["https://www.nirmaan.digital/og-image.png"]);
+    expect(byProperty(meta, "og:image")).toEqual([
+      "https://www.nirmaan.digital/og/policies/privacy-policy.png",
+    ]);
     expect(byProperty(meta, "og:image:width")).toEqual(["1200"]);
     expect(byProperty(meta, "og:image:height")).toEqual(["630"]);
     expect(byProperty(meta, "og:image:alt")[0]).toContain(site.name);
@@ -48,7 +51,9 @@ describe("buildMeta", () => {
     expect(byName(meta, "twitter:card")).toEqual(["summary_large_image"]);
     expect(byName(meta, "twitter:title")).toEqual([page.title]);
     expect(byName(meta, "twitter:description")).toEqual([page.description]);
-    expect(byName(meta, "twitter:image")).toEqual(["https://www.nirmaan.digital/og-image.png"]);
+    expect(byName(meta, "twitter:image")).toEqual([
+      "https://www.nirmaan.digital/og/policies/privacy-policy.png",
+    ]);
   });
 
   it("lets search engines index the page unless told not to", () => {
