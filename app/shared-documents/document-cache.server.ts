@@ -4,7 +4,7 @@
  *
  * Why: docs/decisions/011-shared-documents.md.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
 import { SharedDocument } from "~/shared-documents/shared-document.server";
 import { onlyTrackingParameters } from "~/tracking-parameters.server";
@@ -75,8 +75,6 @@ export class SharedDocumentCache {
   }
 }
 
-const MAX_KEY_LENGTH = 16_384;
-
 /**
  * Whether a request may get a shared document at all, and under which path: a GET or HEAD
  * whose query is empty or holds only tracking parameters, whatever cookies come with it. The
@@ -118,8 +116,9 @@ export function documentCacheKey(
   } catch {
     return null;
   }
-  const key = `${path}\n${data}`;
-  return key.length <= MAX_KEY_LENGTH ? key : null;
+  // The loader data by its digest: a page whose data is long (the privacy policy's whole text)
+  // is shared like any other, and every key is as small as its path.
+  return `${path}\n${createHash("sha256").update(data).digest("base64url")}`;
 }
 
 function plainJsonOnly(_key: string, value: unknown): unknown {

@@ -134,6 +134,25 @@ describe("documentCacheKey", () => {
     expect(new Set([a, b, c]).size).toBe(3);
   });
 
+  it("shares a page whose loader data is long (the privacy policy's whole text), under a key as short as its path", () => {
+    const text = "x".repeat(100_000);
+    const long = documentCacheKey(
+      get(),
+      200,
+      new Headers(),
+      context({ loaderData: { "route-0": { text } } }),
+    );
+    const other = documentCacheKey(
+      get(),
+      200,
+      new Headers(),
+      context({ loaderData: { "route-0": { text: `${text}y` } } }),
+    );
+    expect(long).not.toBeNull();
+    expect(long?.length).toBeLessThan(100);
+    expect(long).not.toBe(other);
+  });
+
   it.each([
     ["campaign parameters", "http://localhost/?utm_source=newsletter&utm_medium=email&utm_campaign=launch"],
     ["an ad click id", "http://localhost/?gclid=Cj0KCQ&fbclid=IwAR2"],
