@@ -15,7 +15,9 @@ import { startServer } from "../support/server-process";
 
 // The default server: no EmailJS (leads stay in the store's inbox), no rate limit.
 
-const LANDING = /^\/\?enquiry=[A-Za-z0-9_-]{22}\.[0-9a-z]+\.[A-Za-z0-9_-]{22}#contact$/;
+// The token: the lead's id, its expiry, the enquiry's reference (shown without JavaScript), the signature.
+const LANDING =
+  /^\/\?enquiry=[A-Za-z0-9_-]{22}\.[0-9a-z]+\.NRM-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}\.[A-Za-z0-9_-]{22}#contact$/;
 
 function landingOf(page: Page): string {
   const url = new URL(page.url());
