@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { leadReference } from "~/lead-parts/reference";
 import { ALERT_CHECK_MS } from "../../app/leads/alerts.server";
 import { validEnquiry } from "../support/enquiry-page";
 import { emailJsAppEnv } from "../support/fake-emailjs";
@@ -66,7 +67,7 @@ test("EmailJS refusing one lead (412) gives one alert at once, naming the lead a
   await expect.poll(() => chat.requests.length).toBe(1);
   expect(chat.requests[0]?.headers["content-type"]).toMatch(/^application\/json/);
   expect(texts(chat)).toEqual([
-    `Lead ${lead?.id} was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: the mail account must be reconnected in EmailJS). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${lead?.id}\`.`,
+    `Lead ${lead?.id} (${leadReference(lead?.id ?? "")}) was not delivered to EmailJS: it gave up after 1 attempt (EmailJS answered 412: the mail account must be reconnected in EmailJS). To fix it, check the EmailJS dashboard (a 412 means the mail account must be reconnected there) and the EMAILJS_* variables, then run \`npm run leads -- retry ${lead?.id}\`.`,
   ]);
   // Nothing more comes for it: no repeat at the next checks.
   await expectCountStays(windowCovering(ALERT_CHECK_MS), () => chat.requests.length, 1);
@@ -109,6 +110,8 @@ test("EmailJS passing on a refusal that quotes an address, a name and <!channel>
     const failed = () =>
       hook.requests.map((request) => request.body).filter((body) => body.includes('"lead.failed"'));
     await expect.poll(() => failed().length).toBe(1);
+    // The event can go out before the lead's file has its outcome: wait for the file to say it.
+    await expect.poll(() => readLeads(folder)[0]?.destinations?.emailjs?.state).toBe("failed");
     const [lead] = readLeads(folder);
 
     // The chat: the status and the site's words.
@@ -188,7 +191,7 @@ test("ten refused leads in the hour: one alert at once and no more until the hou
   // clock there).
   await expect.poll(() => chat.requests.length, { timeout: 60_000 }).toBe(2);
   expect(new Set(texts(chat))).toEqual(
-    new Set([expect.stringMatching(`^Lead ${first?.id} was not delivered to EmailJS`)]),
+    new Set([expect.stringMatching(`^Lead ${first?.id} \\(NRM-[0-9A-Z-]+\\) was not delivered to EmailJS`)]),
   );
   await expectCountStays(windowCovering(ALERT_CHECK_MS, 2), () => chat.requests.length, 2);
   expectNoPersonalData(chat, server, names);
@@ -227,7 +230,7 @@ test("a lead pending longer than ALERT_AFTER_MINUTES: one alert and one all-clea
     await expect.poll(() => chat.requests.length, { timeout: 60_000 }).toBe(1);
     expect(texts(chat)[0]).toMatch(
       new RegExp(
-        `^1 lead is waiting to be delivered, the oldest \\(${lead.id}\\) for [234] minutes, longer than ALERT_AFTER_MINUTES \\(1\\)\\.`,
+        `^1 lead is waiting to be delivered, the oldest \\(${lead.id} \\(${leadReference(lead.id)}\\)\\) for [234] minutes, longer than ALERT_AFTER_MINUTES \\(1\\)\\.`,
       ),
     );
     // Every replica checks as often; only the deliverer tells.
