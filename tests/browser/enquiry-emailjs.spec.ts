@@ -114,6 +114,8 @@ async function expectProviderRequest(
     privacy_notice_version: noticeVersion && PRIVACY_NOTICE_VERSION,
     privacy_notice_language: noticeVersion.split(" ")[1] ?? "",
     notice_version: noticeVersion,
+    // The enquiry's reference, derived from the lead's id (tests/unit/lead-reference.test.ts).
+    reference: expect.stringMatching(/^NRM-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/),
   });
 }
 
