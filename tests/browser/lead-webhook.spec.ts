@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { expect, type TestInfo } from "@playwright/test";
+import { leadReference } from "~/lead-parts/reference";
 import { POST_TIMEOUT_MS } from "../../app/destinations/post-json.server";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
 import { FIRST_RETRY_MS } from "../../app/leads/retry-policy";
@@ -90,7 +91,7 @@ function failedEvent(id: unknown, destination: string, lastError: { status: numb
   return {
     type: "lead.failed",
     timestamp: expect.any(String),
-    data: { id, destination, attempts: 1, lastError },
+    data: { id, reference: leadReference(String(id)), destination, attempts: 1, lastError },
   };
 }
 
