@@ -92,7 +92,9 @@ test("npm run leads lists an empty store", async () => {
 test("npm run -s leads -- --csv, as the README has it written to a file, is the CSV alone: a BOM, then the header row", async () => {
   const run = await runNpm(["run", "-s", "leads", "--", "--csv"], { ENQUIRY_STORE_DIR: folder });
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stdout).toMatch(/^\uFEFFid,received,state,emailjs,webhook,name,"e-mail",.*,click id,reference\r\n$/);
+  expect(run.stdout).toMatch(
+    /^\uFEFFid,received,state,emailjs,webhook,name,"e-mail",.*,click id,reference\r\n$/,
+  );
 });
 
 test("npm run vitals summarises an empty folder", async () => {
