@@ -6,10 +6,10 @@
  * PORT (3000) is the site's, CMS_LOCAL_PORT (8081) decap-server's; both listen on 127.0.0.1.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { ensureBuild, root } from "./lib/server.js";
+import { stopProcess } from "./lib/stop-process";
 
 const require = createRequire(import.meta.url);
 
@@ -49,16 +49,6 @@ const children: ChildProcess[] = [
 console.log(
   `content: edit at http://localhost:${sitePort}/admin/ (files in ${repo}/content); Ctrl-C stops both`,
 );
-
-/** SIGTERM, then SIGKILL after 5 s; resolves once the child has exited. */
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
 
 let stopping = false;
 const stop = async (code: number) => {

@@ -34,9 +34,9 @@ export const TIMERS_ALLOWED: Readonly<Record<string, TimerAllowance>> = {
       "fake visitors that pace their requests on purpose: the traffic a fault test puts on the server, not a wait before an assertion",
   },
   "tests/support/server-process.ts": {
-    functions: ["startServer", "databaseReady", "stopProcess"],
+    functions: ["startServer", "databaseReady"],
     reason:
-      "polls a child server until /healthz answers (within a deadline), and SIGKILLs one that outlives SIGTERM by 5 s: the state is awaited, the timer only paces the polls",
+      "polls a child server until /healthz answers (within a deadline): the state is awaited, the timer only paces the polls",
   },
   "tests/support/fake-emailjs.ts": {
     functions: ["startFakeEmailJs"],

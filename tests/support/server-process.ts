@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, isIPv6 } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stopProcess } from "../../scripts/lib/stop-process";
 
 export interface RunningServer {
   url: string;
@@ -68,16 +69,6 @@ export async function freePort(host = "127.0.0.1"): Promise<number> {
   server.close();
   if (address === null || typeof address === "string") throw new Error("no port");
   return address.port;
-}
-
-/** Stops a child process with SIGTERM (SIGKILL after 5 s) and waits for it to exit. */
-export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /**
@@ -147,3 +138,5 @@ export async function startServer(
   await stop();
   throw new Error(`server did not answer /healthz within 30 s:\n${output}`);
 }
+
+export { stopProcess };
