@@ -54,7 +54,10 @@ export function parseReference(text: string): string | null {
   return [...code].every((character) => ALPHABET.includes(character)) ? format(code) : null;
 }
 
+/** Whether the lead of id `id` has the reference `reference` (as parseReference gives it). */
+export const hasReference = (id: string, reference: string): boolean => leadReference(id) === reference;
+
 /** The leads whose reference is `reference` (as parseReference gives it): more than one makes it ambiguous. */
 export function leadsWithReference<T extends { id: string }>(leads: Iterable<T>, reference: string): T[] {
-  return [...leads].filter((lead) => leadReference(lead.id) === reference);
+  return [...leads].filter((lead) => hasReference(lead.id, reference));
 }

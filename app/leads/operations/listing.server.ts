@@ -3,7 +3,7 @@
  * lead by its id, a person's leads, and the leads per source; none holds every lead at once.
  */
 import { isPerson, type PersonQuery, parsePersonQuery } from "~/lead-parts/person";
-import { leadReference } from "~/lead-parts/reference";
+import { hasReference } from "~/lead-parts/reference";
 import { channelOf } from "~/lead-parts/source";
 import type { LeadOrder, LeadStore } from "~/leads/contract.server";
 import { type Lead, type LeadState, UNDELIVERED_STATES } from "~/leads/lead";
@@ -66,7 +66,7 @@ export async function* leadsWithReferenceIn(
   reference: string,
   order: LeadOrder = "oldest first",
 ): AsyncGenerator<Lead> {
-  for await (const lead of store.each(undefined, order)) if (leadReference(lead.id) === reference) yield lead;
+  for await (const lead of store.each(undefined, order)) if (hasReference(lead.id, reference)) yield lead;
 }
 
 /** One line of the leads per source: its channel, and its leads by what became of them. */
