@@ -70,6 +70,8 @@ test.describe("services at 1280 px: vertical tabs", () => {
 
   test("clicking a tab shows its panel and loads its image", async ({ page }) => {
     await page.goto("/#services");
+    // A click is the tabs' once React has hydrated the section.
+    await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
     await page.getByRole("tab", { name: "SaaS Development" }).click();
     const panel = page.getByRole("tabpanel");
     await expect(panel).toHaveAccessibleName(/SaaS Development/);
@@ -104,6 +106,7 @@ test.describe("services at 375 px: accordion", () => {
     await expect(regions).toHaveCount(1);
     await expect(regions).toHaveAccessibleName("Website Development");
 
+    await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
     await headers.nth(3).click();
     await expect(headers.nth(3)).toHaveAttribute("aria-expanded", "true");
     await expect(headers.first()).toHaveAttribute("aria-expanded", "false");
