@@ -1,10 +1,12 @@
 /**
  * `npm run build:content`: validates content/ and writes the typed modules the app imports
- * (app/content/generated/). A bad file fails it with one line per fault, naming the file, the
- * field and what is wrong; `--check` validates without writing (for `npm run check`).
+ * (app/content/generated/), with every raster image they name made responsive into public/media/
+ * (scripts/lib/content/images.ts). A bad file fails it with one line per fault, naming the file,
+ * the field and what is wrong; `--check` validates without writing (for `npm run check`).
  */
 import { resolve } from "node:path";
 import { writeGenerated } from "./lib/content/generate";
+import { type MadeImages, makeImagesResponsive } from "./lib/content/images";
 import { formatFault, loadContent } from "./lib/content/load";
 
 const root = resolve(import.meta.dirname, "..");
@@ -19,7 +21,15 @@ if (faults.length > 0) {
   process.exit(1);
 }
 const files = Object.values(content).reduce((sum, entries) => sum + entries.length, 0);
-const written = checkOnly ? [] : writeGenerated(root, content);
+let images: MadeImages | undefined;
+let written: string[] = [];
+if (!checkOnly) {
+  images = await makeImagesResponsive(root, content);
+  written = writeGenerated(root, content);
+}
 console.log(
-  `content: ${files} files valid${checkOnly ? "" : `, ${written.length} modules written`} (${Math.round(performance.now() - started)} ms)`,
+  `content: ${files} files valid${checkOnly ? "" : `, ${written.length} modules written`} (${Math.round(performance.now() - started)} ms)` +
+    (images
+      ? `; ${images.images} raster images made responsive (${images.files} files in public/media/) in ${images.milliseconds} ms`
+      : ""),
 );

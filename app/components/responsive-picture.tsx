@@ -12,11 +12,19 @@ interface Props {
   /** The width the image takes in the layout, e.g. `(min-width: 1024px) 768px, 100vw`. */
   sizes: string;
   className?: string;
-  /** `eager` for the first image on screen (it is the largest paint); `lazy` otherwise. */
-  loading?: "eager" | "lazy";
+  /**
+   * The page's largest image, above the fold: fetched first (`fetchpriority="high"`) rather than
+   * lazily. Any other image loads lazily and decodes off the main thread.
+   */
+  priority?: boolean;
 }
 
-export function ResponsivePicture({ image, alt, sizes, className, loading = "lazy" }: Props) {
+/** The attributes that tell the browser when to fetch and decode an image. */
+export function loadingAttributes(priority: boolean) {
+  return priority ? ({ fetchpriority: "high" } as const) : ({ loading: "lazy", decoding: "async" } as const);
+}
+
+export function ResponsivePicture({ image, alt, sizes, className, priority = false }: Props) {
   return (
     <picture>
       {image.sources.map((source) => (
@@ -29,9 +37,8 @@ export function ResponsivePicture({ image, alt, sizes, className, loading = "laz
         width={image.width}
         height={image.height}
         alt={alt}
-        loading={loading}
-        decoding={loading === "lazy" ? "async" : "auto"}
         className={className}
+        {...loadingAttributes(priority)}
       />
     </picture>
   );

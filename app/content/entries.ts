@@ -3,6 +3,7 @@
  * app/content/generated/ (written by `npm run build:content` from content/, never edited).
  */
 import type { z } from "zod";
+import type { ResponsiveImage } from "~/media/responsive-image";
 import type { caseStudiesCollection } from "./collections/case-studies";
 import type { contactCollection } from "./collections/contact";
 import type { deliveryCollection } from "./collections/delivery";
@@ -11,12 +12,17 @@ import type { partnersCollection } from "./collections/partners";
 import type { servicesCollection } from "./collections/services";
 import type { valuesCollection } from "./collections/values";
 
-/** An image named in a content file, as the build found it: URL, alt text, intrinsic size. */
+/**
+ * An image named in a content file, as the build found it: URL, alt text, intrinsic size. A
+ * raster image (JPEG, PNG, WebP, AVIF) also carries the widths and formats the build made of it
+ * (`src` is then its largest fallback); an SVG has none: it is served as it is.
+ */
 export interface ContentImageData {
   src: string;
   alt: string;
   width: number;
   height: number;
+  responsive?: ResponsiveImage;
 }
 
 type Fields<Collection extends { schema: z.ZodObject }> = z.output<Collection["schema"]>;

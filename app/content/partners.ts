@@ -1,4 +1,5 @@
 /** The 'Trusted By' section's copy and its partners: their names, links and logos (edited in content/partners.yml). */
+import type { ResponsiveImage } from "~/media/responsive-image";
 import { partners as partnerEntries } from "./generated/partners";
 
 /**
@@ -9,6 +10,8 @@ export interface Partner {
   id: string;
   /** URL of the self-hosted logo image. */
   url: string;
+  /** The widths and formats the build made of a raster logo (an SVG has none). */
+  logoSet?: ResponsiveImage;
   name: string;
 }
 
@@ -26,5 +29,6 @@ export const partnerLogoSize = { width: 200, height: 64 } as const;
 export const partners: readonly Partner[] = partnerEntries.map((entry) => ({
   id: entry.id,
   url: entry.logo.src,
+  ...(entry.logo.responsive ? { logoSet: entry.logo.responsive } : {}),
   name: entry.name,
 }));

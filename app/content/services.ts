@@ -1,4 +1,5 @@
 /** The services section's copy, and the services the agency offers (edited in content/services/). */
+import type { ResponsiveImage } from "~/media/responsive-image";
 import { services as serviceEntries } from "./generated/services";
 
 /** One service the agency offers (the original specification's fields: label, image, description). */
@@ -8,6 +9,8 @@ export interface Service {
   /** URL of the service's illustration. */
   image: string;
   imageAlt: string;
+  /** The widths and formats the build made of a raster illustration (an SVG has none). */
+  imageSet?: ResponsiveImage;
   description: string;
   /** Three concrete things the client gets. */
   includes: readonly [string, string, string];
@@ -27,6 +30,7 @@ export const services: readonly Service[] = serviceEntries.map((entry) => ({
   label: entry.label,
   image: entry.image.src,
   imageAlt: entry.image.alt,
+  ...(entry.image.responsive ? { imageSet: entry.image.responsive } : {}),
   description: entry.description,
   includes: entry.includes,
 }));

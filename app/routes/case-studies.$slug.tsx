@@ -15,6 +15,9 @@ import { buildMeta, errorMeta } from "~/utils/meta";
 /** The same page for everyone (docs/decisions/011-shared-documents.md), and it needs no script. */
 export const handle = { sharedDocument: true, hydrate: false };
 
+/** The images' width in the layout: the article's (max-w-4xl, less px-6 each side). */
+const articleWidth = "(min-width: 896px) 848px, calc(100vw - 48px)";
+
 export function loader({ params, request }: LoaderFunctionArgs) {
   return { study: entryOrThrow(caseStudyBySlug(params.slug ?? ""), request, "/case-studies/") };
 }
@@ -59,7 +62,7 @@ export default function CaseStudyPage() {
         <p className="text-lg text-muted">{study.summary}</p>
       </header>
       <figure className="mt-10 overflow-hidden rounded-[2rem] ring-1 ring-primary/10">
-        <ContentImage image={study.cover} className="h-auto w-full" priority />
+        <ContentImage image={study.cover} sizes={articleWidth} className="h-auto w-full" priority />
       </figure>
       <section aria-labelledby="results-heading" className="mt-10">
         <h2 id="results-heading" className="font-bold text-2xl">
@@ -90,7 +93,12 @@ export default function CaseStudyPage() {
       {study.images.length > 0 && (
         <section aria-label="Images" className="mt-10 grid gap-6">
           {study.images.map((image) => (
-            <ContentImage key={image.src} image={image} className="h-auto w-full rounded-3xl" />
+            <ContentImage
+              key={image.src}
+              image={image}
+              sizes={articleWidth}
+              className="h-auto w-full rounded-3xl"
+            />
           ))}
         </section>
       )}

@@ -45,6 +45,10 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ matches }) => {
   ];
 };
 
+/** A card's width: a third of max-w-7xl less px-6 and gap-8 from lg, a half from md, else the page's. */
+const cardWidth =
+  "(min-width: 1280px) 390px, (min-width: 1024px) calc((100vw - 112px) / 3), (min-width: 768px) calc((100vw - 80px) / 2), calc(100vw - 48px)";
+
 export default function CaseStudiesPage() {
   const { studies } = useLoaderData<typeof loader>();
   return (
@@ -60,7 +64,7 @@ export default function CaseStudiesPage() {
             key={study.slug}
             className="overflow-hidden rounded-3xl bg-white shadow-lg ring-1 ring-primary/10"
           >
-            <ContentImage image={study.cover} className="h-auto w-full" />
+            <ContentImage image={study.cover} sizes={cardWidth} className="h-auto w-full" />
             <div className="grid gap-2 p-6">
               <p className="font-semibold text-primary-dark text-sm">
                 {study.client} · {study.sector}

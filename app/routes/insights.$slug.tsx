@@ -83,7 +83,12 @@ export default function InsightPage() {
         </header>
         {article.cover && (
           <figure className="mt-8 overflow-hidden rounded-3xl">
-            <ContentImage image={article.cover} className="h-auto w-full" priority />
+            <ContentImage
+              image={article.cover}
+              sizes="(min-width: 768px) 720px, calc(100vw - 48px)"
+              className="h-auto w-full"
+              priority
+            />
           </figure>
         )}
         <div className="mt-8">

@@ -1,11 +1,16 @@
-/** Vitest's global setup: writes the generated content modules first, so the unit tests run on a fresh clone. */
+/**
+ * Vitest's global setup: writes the generated content modules first (with content images made
+ * responsive, as `npm run build:content` does), so the unit tests run on a fresh clone.
+ */
 import { resolve } from "node:path";
 import { writeGenerated } from "../../scripts/lib/content/generate";
+import { makeImagesResponsive } from "../../scripts/lib/content/images";
 import { formatFault, loadContent } from "../../scripts/lib/content/load";
 
 export default async function setup(): Promise<void> {
   const root = resolve(import.meta.dirname, "../..");
   const { content, faults } = await loadContent(root);
   if (faults.length > 0) throw new Error(faults.map(formatFault).join("\n"));
+  await makeImagesResponsive(root, content);
   writeGenerated(root, content);
 }

@@ -7,32 +7,15 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResponsivePicture } from "~/components/responsive-picture";
 import { responsiveImage } from "../../scripts/media/responsive-image";
+import { writeLargePhoto } from "../support/large-photo";
 
 const work = mkdtempSync(join(tmpdir(), "responsive-image-"));
 const options = { outDir: join(work, "public", "media"), urlBase: "/media", cacheDir: join(work, "cache") };
 const photo = join(work, "photo.jpg");
 
-/** A 4000 × 3000 photo-like JPEG (a gradient under fine noise) of about 4 MB, as a phone takes. */
-async function makePhoto(): Promise<number> {
-  const width = 4000;
-  const height = 3000;
-  const pixels = Buffer.alloc(width * height * 3);
-  let seed = 7;
-  for (let index = 0; index < pixels.length; index += 1) {
-    seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
-    const pixel = Math.floor(index / 3);
-    const base = ((pixel % width) / width) * 160 + (Math.floor(pixel / width) / height) * 60;
-    pixels[index] = Math.max(0, Math.min(255, base + ((seed >> 16) % 48) - 24));
-  }
-  await sharp(pixels, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 90 })
-    .toFile(photo);
-  return statSync(photo).size;
-}
-
 let sourceBytes = 0;
 beforeAll(async () => {
-  sourceBytes = await makePhoto();
+  sourceBytes = await writeLargePhoto(photo);
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -116,13 +99,13 @@ describe("responsiveImage", () => {
         image,
         alt: "The PawPal app on a phone",
         sizes: "(min-width: 1024px) 768px, 100vw",
-        loading: "eager",
+        priority: true,
       }),
     );
     const sizes = 'sizes="(min-width: 1024px) 768px, 100vw"';
     expect(html).toBe(
       `<picture><source type="image/avif" srcSet="${image.sources[0]?.srcset}" ${sizes}/><source type="image/webp" srcSet="${image.sources[1]?.srcset}" ${sizes}/>` +
-        `<img src="${image.src}" srcSet="${image.srcset}" ${sizes} width="1600" height="1200" alt="The PawPal app on a phone" loading="eager" decoding="auto"/></picture>`,
+        `<img src="${image.src}" srcSet="${image.srcset}" ${sizes} width="1600" height="1200" alt="The PawPal app on a phone" fetchpriority="high"/></picture>`,
     );
     expect(html).not.toContain("style=");
   }, 120_000);

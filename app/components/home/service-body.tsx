@@ -1,5 +1,6 @@
 /** One service's panel, shared by the tabs, the accordion and the disclosures. */
 import { useHomeContent } from "~/components/home/home-content";
+import { ResponsivePicture } from "~/components/responsive-picture";
 import type { Service } from "~/content/services";
 
 /** Illustration, description, highlights and the 'Explore' link of one service. */
@@ -8,7 +9,14 @@ export function ServiceBody({ service, showImage }: { service: Service; showImag
   return (
     <div className="grid items-start gap-6 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)] sm:gap-8">
       <div className="aspect-[4/3] overflow-hidden rounded-2xl bg-primary-soft">
-        {showImage ? (
+        {showImage && service.imageSet ? (
+          <ResponsivePicture
+            image={service.imageSet}
+            alt={service.imageAlt}
+            sizes="(min-width: 1280px) 560px, (min-width: 640px) 45vw, calc(100vw - 48px)"
+            className="h-full w-full object-cover"
+          />
+        ) : showImage ? (
           <img
             src={service.image}
             alt={service.imageAlt}

@@ -1,11 +1,12 @@
 /**
  * Writes the typed modules the app imports from what the content build loaded
- * (app/content/generated/, gitignored): images become asset imports, so the Remix build copies
- * them into public/build/ with hashed names and the running server never reads content/.
+ * (app/content/generated/, gitignored). A raster image carries the responsive set the build made
+ * of it in public/media/ (./images); an SVG becomes an asset import, so the Remix build copies it
+ * into public/build/ with a hashed name. Either way the running server never reads content/.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LoadedContent, LoadedEntry, LoadedImage } from "./load";
+import { isLoadedImage, type LoadedContent, type LoadedEntry } from "./load";
 
 export const GENERATED_DIR = "app/content/generated";
 
@@ -92,7 +93,8 @@ function module(exportName: string, typeName: string, type: string, data: unknow
   const json = JSON.stringify(
     data,
     (_key, value: unknown) => {
-      if (isImage(value)) {
+      // A raster image's files are in public/media/ already (./images): its data is all the page needs.
+      if (isLoadedImage(value) && !value.responsive) {
         let name = imports.get(value.src);
         if (!name) {
           name = `image${imports.size}`;
@@ -113,14 +115,4 @@ function module(exportName: string, typeName: string, type: string, data: unknow
     `export const ${exportName}: ${type} = ${json};`,
     "",
   ].join("\n");
-}
-
-function isImage(value: unknown): value is LoadedImage {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as LoadedImage).src === "string" &&
-    typeof (value as LoadedImage).width === "number" &&
-    typeof (value as LoadedImage).alt === "string"
-  );
 }

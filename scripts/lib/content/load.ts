@@ -12,6 +12,7 @@ import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import type { ContentCollection } from "~/content/collections/collection";
 import { type CollectionName, collections } from "~/content/collections/index";
+import type { ResponsiveImage } from "~/media/responsive-image";
 import { renderMarkdown } from "./markdown";
 
 export interface ContentFault {
@@ -27,12 +28,27 @@ export function formatFault(fault: ContentFault): string {
   return `${fault.file}${fault.line ? `:${fault.line}` : ""}: ${fault.field}: ${fault.message}`;
 }
 
-/** An image as the build found it: its path under content/, alt text and intrinsic size. */
+/**
+ * An image as the build found it: its path under content/, alt text and intrinsic size; the
+ * widths and formats made of a raster image are added by ./images.
+ */
 export interface LoadedImage {
   src: string;
   alt: string;
   width: number;
   height: number;
+  responsive?: ResponsiveImage;
+}
+
+/** Whether a value of the loaded data is a measured image (the loader gave it its width). */
+export function isLoadedImage(value: unknown): value is LoadedImage {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as LoadedImage).src === "string" &&
+    typeof (value as LoadedImage).width === "number" &&
+    typeof (value as LoadedImage).alt === "string"
+  );
 }
 
 /** One file's validated data, with images measured and a Markdown body turned into HTML. */
