@@ -17,11 +17,14 @@ FROM base AS deps
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 
+# The build makes the content's images (sharp, from its prebuilt binary that `npm install` fetched
+# for this platform) and Open Graph images (resvg) into public/: the runtime needs neither package.
 FROM deps AS build
 COPY . .
 RUN npm run build
 
-# The image that runs: production dependencies, the server build and the public assets only.
+# The image that runs: production dependencies, the server build and the public assets only
+# (public/ holds what the build made: public/build, public/og and public/media).
 FROM base AS runtime
 ENV NODE_ENV=production PORT=3000
 COPY package.json package-lock.json ./

@@ -49,6 +49,8 @@ app.use(
   build.publicPath,
   express.static(join(root, build.assetsBuildDirectory), { immutable: true, maxAge: "1y" }),
 );
+// Content images, named by their content hash (scripts/media/responsive-image.ts): kept a year too.
+app.use("/media", express.static(join(root, "public", "media"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(join(root, "public"), { maxAge: "1h" }));
 app.all("/healthz", (request, response, next) => void health(request, response).catch(next));
 // The content editor (Decap CMS): its own page and policy, previews with the root route's stylesheet.

@@ -121,14 +121,47 @@ test("an editor adds a case study with a photo in /admin: the file lands in cont
   // The build validates the new file and makes its page; the built server shows it with the photo.
   execFileSync("npm", ["run", "-s", "build"], { cwd: checkout, stdio: "pipe" });
   built = await startServer({ cwd: checkout });
+  // On a phone: 375 CSS px at twice the density, where the cover is 375 − 48 = 327 px wide.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setDeviceMetricsOverride", {
+    width: 375,
+    height: 812,
+    deviceScaleFactor: 2,
+    mobile: true,
+  });
   const response = await page.goto(`${built.url}/case-studies/${slug}`);
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ledgerly closes the books in a day");
   const cover = page.getByRole("img", { name: "Ledgerly's team at their desks in Pune" });
   await expect(cover).toBeVisible();
-  await expect(cover).toHaveAttribute("width", /^\d+$/);
-  await expect(cover).toHaveAttribute("height", /^\d+$/);
+  // The 2400 × 1600 upload as the build made it: four widths up to 1600 px, in AVIF, WebP and
+  // JPEG, the largest's size on the <img> (no shift), fetched first as the page's largest image.
+  await expect(cover).toHaveAttribute("width", "1600");
+  await expect(cover).toHaveAttribute("height", "1067");
+  await expect(cover).toHaveAttribute("fetchpriority", "high");
+  const picture = page.locator("picture", { has: cover });
+  const setsOf = async () =>
+    [
+      ...(await picture
+        .locator("source")
+        .evaluateAll((sources: HTMLSourceElement[]) =>
+          sources.map((source) => `${source.type} ${source.srcset}`),
+        )),
+      `img ${await cover.getAttribute("srcset")}`,
+    ].map((set) => set.replace(/\/media\/[0-9a-f]{16}-(\d+)\.(\w+) (\d+w)/g, "$1.$2 $3"));
+  expect(await setsOf()).toEqual([
+    `image/avif 480.avif 480w, 768.avif 768w, 1200.avif 1200w, 1600.avif 1600w`,
+    `image/webp 480.webp 480w, 768.webp 768w, 1200.webp 1200w, 1600.webp 1600w`,
+    `img 480.jpg 480w, 768.jpg 768w, 1200.jpg 1200w, 1600.jpg 1600w`,
+  ]);
+  await expect(cover).toHaveAttribute("sizes", "(min-width: 896px) 848px, calc(100vw - 48px)");
+  // The browser takes a modern format at 768 px, the narrowest made that covers 327 px at 2×, not
+  // the 1600 px fallback nor the upload itself.
   await expect
-    .poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-    .toBeGreaterThan(0);
+    .poll(() => cover.evaluate((img: HTMLImageElement) => (img.complete ? img.currentSrc : "")))
+    .toMatch(/\/media\/[0-9a-f]{16}-768\.(?:avif|webp)$/);
+  const chosen = await cover.evaluate((img: HTMLImageElement) => img.currentSrc);
+  const bytes = (await (await page.request.get(chosen)).body()).length;
+  console.log(`a 375 px phone at 2× loads ${new URL(chosen).pathname}: ${bytes} B`);
+  expect(bytes).toBeLessThan(200_000);
 });

@@ -41,6 +41,12 @@ test.describe("without JavaScript", () => {
     await expect(cover).toHaveAttribute("width", "1200");
     await expect(cover).toHaveAttribute("height", "520");
     await expect(cover).toHaveJSProperty("complete", true);
+    // An SVG is served as it is, one file at every size: no <picture>, no srcset, and as the
+    // page's largest image it is fetched first. (A photo's widths: admin-local.spec.ts.)
+    await expect(cover).toHaveAttribute("src", /\/build\/_assets\/case-study-pawpal-[\w-]+\.svg$/);
+    await expect(cover).toHaveAttribute("fetchpriority", "high");
+    await expect(cover).not.toHaveAttribute("srcset");
+    await expect(main.locator("picture")).toHaveCount(0);
     await main.getByRole("link", { name: "Tell us about your project" }).click();
     await expect(page).toHaveURL(/\/#contact$/);
     await expect(page.locator("#contact form")).toBeVisible();
