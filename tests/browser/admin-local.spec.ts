@@ -161,7 +161,10 @@ test("an editor adds a case study with a photo in /admin: the file lands in cont
     .poll(() => cover.evaluate((img: HTMLImageElement) => (img.complete ? img.currentSrc : "")))
     .toMatch(/\/media\/[0-9a-f]{16}-768\.(?:avif|webp)$/);
   const chosen = await cover.evaluate((img: HTMLImageElement) => img.currentSrc);
-  const bytes = (await (await page.request.get(chosen)).body()).length;
+  const file = await page.request.get(chosen);
+  const bytes = (await file.body()).length;
   console.log(`a 375 px phone at 2× loads ${new URL(chosen).pathname}: ${bytes} B`);
   expect(bytes).toBeLessThan(200_000);
+  // Named by its content hash, so kept a year: a changed photo gets a new name.
+  expect(file.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
 });
