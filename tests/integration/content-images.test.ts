@@ -6,7 +6,11 @@ import { renderToStaticMarkup } from "react-dom/server";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContentImage } from "~/components/content-image";
+import { HomeContentProvider } from "~/components/home/home-content";
+import { PartnersCarousel } from "~/components/home/partners-carousel";
+import { ServiceBody } from "~/components/home/service-body";
 import type { ContentImageData } from "~/content/entries";
+import { homeContent } from "~/content/home.server";
 import { IMAGE_WIDTHS } from "~/media/responsive-image";
 import { GENERATED_DIR, writeGenerated } from "../../scripts/lib/content/generate";
 import { MEDIA_DIR, makeImagesResponsive } from "../../scripts/lib/content/images";
@@ -153,5 +157,31 @@ describe("the content build's images", () => {
       `<img src="images/case-study-pawpal.svg" alt="The PawPal app on a phone" width="1200" height="520" loading="lazy" decoding="async"/>`,
     );
     for (const html of [lazy, first]) expect(html).not.toContain("style=");
+  });
+
+  it("shows a raster service illustration and partner logo on the home page as a lazy <picture> too", () => {
+    const set = cover().responsive;
+    const [service] = homeContent.services;
+    const [partner] = homeContent.partners;
+    if (!set || !service || !partner) throw new Error("no responsive set, service or partner");
+    const html = renderToStaticMarkup(
+      createElement(
+        HomeContentProvider,
+        { value: homeContent },
+        createElement(ServiceBody, { service: { ...service, imageSet: set }, showImage: true }),
+        createElement(PartnersCarousel, { partners: [{ ...partner, logoSet: set }] }),
+      ),
+    );
+    const pictures = html.match(/<picture>.*?<\/picture>/g) ?? [];
+    expect(pictures).toHaveLength(2);
+    for (const picture of pictures) {
+      expect(picture).toContain(`<source type="image/avif" srcSet="${set.sources[0]?.srcset}"`);
+      expect(picture).toMatch(
+        / width="1600" height="1200" alt="[^"]+" class="[^"]+" loading="lazy" decoding="async"\/>/,
+      );
+    }
+    expect(pictures[0]).toContain(`alt="${service.imageAlt}"`);
+    expect(pictures[1]).toContain(`alt="${partner.name}" class="h-12 w-auto"`);
+    expect(pictures[1]).toContain('sizes="200px"');
   });
 });
