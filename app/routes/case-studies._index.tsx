@@ -59,12 +59,18 @@ export default function CaseStudiesPage() {
         Products we took from an idea to the people who use them, told with the figures that came after.
       </p>
       <ul className="mt-10 grid gap-8 md:grid-cols-2 lg:grid-cols-3">
-        {studies.map((study) => (
+        {studies.map((study, index) => (
           <li
             key={study.slug}
             className="overflow-hidden rounded-3xl bg-white shadow-lg ring-1 ring-primary/10"
           >
-            <ContentImage image={study.cover} sizes={cardWidth} className="h-auto w-full" />
+            {/* The first card's cover is the page's largest image on a phone: fetched first. */}
+            <ContentImage
+              image={study.cover}
+              sizes={cardWidth}
+              className="h-auto w-full"
+              priority={index === 0}
+            />
             <div className="grid gap-2 p-6">
               <p className="font-semibold text-primary-dark text-sm">
                 {study.client} · {study.sector}

@@ -20,6 +20,12 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Case studies");
     const links = page.locator("main li h2 a");
     await expect(links).toHaveCount(caseStudies.length);
+    // Each card's cover has its size; the first, the largest paint on a phone, is fetched first.
+    const covers = page.locator("main li img");
+    await expect(covers).toHaveCount(caseStudies.length);
+    await expect(covers.first()).toHaveAttribute("fetchpriority", "high");
+    for (const cover of await covers.all()) await expect(cover).toHaveAttribute("height", /^\d+$/);
+    for (const cover of (await covers.all()).slice(1)) await expect(cover).toHaveAttribute("loading", "lazy");
     await page.getByRole("link", { name: /^PawPal:/ }).click();
     await expect(page).toHaveURL(/\/case-studies\/pawpal$/);
   });
