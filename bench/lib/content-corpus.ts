@@ -269,26 +269,34 @@ const slugOf = (title: string, index: number) =>
     .slice(0, 50)
     .replace(/-$/, "")}-${index + 1}`.replace(/^-/, "insight-");
 
+/** A camera's grain, one per size: made once, as generating noise costs more than the photo. */
+const grains = new Map<string, Promise<Buffer>>();
+function grain(width: number, height: number): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  let made = grains.get(key);
+  if (!made) {
+    made = sharp({
+      create: {
+        width,
+        height,
+        channels: 3,
+        background: "#808080",
+        noise: { type: "gaussian", mean: 128, sigma: 18 },
+      },
+    })
+      .raw()
+      .toBuffer();
+    grains.set(key, made);
+  }
+  return made;
+}
+
 /** A photo-like JPEG: soft colour fields (a small random image enlarged) under a camera's grain. */
 async function photo(random: Random, width: number, height: number): Promise<Buffer> {
   const small = Buffer.from(Array.from({ length: 12 * 8 * 3 }, () => random.int(20, 235)));
-  const base = await sharp(small, { raw: { width: 12, height: 8, channels: 3 } })
+  return sharp(small, { raw: { width: 12, height: 8, channels: 3 } })
     .resize(width, height, { kernel: "cubic" })
-    .png({ compressionLevel: 0 })
-    .toBuffer();
-  const grain = await sharp({
-    create: {
-      width,
-      height,
-      channels: 3,
-      background: "#808080",
-      noise: { type: "gaussian", mean: 128, sigma: 18 },
-    },
-  })
-    .png({ compressionLevel: 0 })
-    .toBuffer();
-  return sharp(base)
-    .composite([{ input: grain, blend: "overlay" }])
+    .composite([{ input: await grain(width, height), raw: { width, height, channels: 3 }, blend: "overlay" }])
     .jpeg({ quality: 86 })
     .toBuffer();
 }
