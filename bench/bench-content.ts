@@ -164,6 +164,8 @@ async function measure(label: string, corpus: typeof options | null): Promise<Ru
   );
   const photos = written ? `, ${written.images} photos (${(written.imageBytes / 1e6).toFixed(0)} MB)` : "";
   const served = await serve(dir, label);
+  // Each copy goes once measured (hundreds of MB of photos and images); cleanUp takes any left.
+  rmSync(dir, { recursive: true, force: true });
   return {
     label,
     content: `${articles.length} articles (${hindi.length} in Hindi), ${contentFiles("case-studies").length} case studies${photos}`,
