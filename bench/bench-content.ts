@@ -163,12 +163,13 @@ async function measure(label: string, corpus: typeof options | null): Promise<Ru
     /^lang: hi$/m.test(readFileSync(join(dir, "content", "insights", name), "utf8")),
   );
   const photos = written ? `, ${written.images} photos (${(written.imageBytes / 1e6).toFixed(0)} MB)` : "";
+  const studies = contentFiles("case-studies").length;
   const served = await serve(dir, label);
   // Each copy goes once measured (hundreds of MB of photos and images); cleanUp takes any left.
   rmSync(dir, { recursive: true, force: true });
   return {
     label,
-    content: `${articles.length} articles (${hindi.length} in Hindi), ${contentFiles("case-studies").length} case studies${photos}`,
+    content: `${articles.length} articles (${hindi.length} in Hindi), ${studies} case studies${photos}`,
     steps,
     og: { images: ogFiles, seconds: Number(media[2]) / 1000 },
     responsive: made ? { images: Number(made[1]), files: mediaFiles, seconds: Number(made[3]) / 1000 } : null,
