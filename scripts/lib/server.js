@@ -48,10 +48,15 @@ export function ensureBuild() {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resident set size of a process in bytes (Linux /proc), or null when unavailable. */
-export function rssBytes(pid) {
+/**
+ * Resident set size of a process in bytes (Linux /proc), or null when unavailable; `field`
+ * "VmHWM" gives its peak so far instead.
+ */
+export function rssBytes(pid, field = "VmRSS") {
   try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(
+      readFileSync(`/proc/${pid}/status`, "utf8"),
+    );
     return match ? Number(match[1]) * 1024 : null;
   } catch {
     return null;

@@ -75,7 +75,15 @@ test("every npm script the README and docs/ name is in package.json", () => {
   expect(named).toEqual(expect.arrayContaining(["leads", "vitals", "bench", "load-test", "check"]));
 });
 
-for (const script of ["load-test", "bench", "bench:enquiry", "bench:replicas", "bench:export", "content"]) {
+for (const script of [
+  "load-test",
+  "bench",
+  "bench:enquiry",
+  "bench:replicas",
+  "bench:export",
+  "bench:content",
+  "content",
+]) {
   test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {
     const run = await runNpm(["run", "-s", script, "--", "--help"]);
     expect(run.code, run.stderr).toBe(0);
