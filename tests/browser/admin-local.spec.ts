@@ -208,7 +208,8 @@ test("an editor adds a case study with a photo in /admin as a draft, moves it to
   expect(git(checkout, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
   expect(readFileSync(join(checkout, "README.md"), "utf8").endsWith(README_LINE)).toBe(true);
   expect(git(checkout, "status", "--porcelain", "--", "README.md", UNTRACKED_NOTE)).toBe(
-    ` M README.md\n?? ${UNTRACKED_NOTE}`,
+    // (git() trims the leading space of " M": changed in the working tree, not staged.)
+    `M README.md\n?? ${UNTRACKED_NOTE}`,
   );
   expect(git(checkout, "diff", "--name-only", "main", DEFAULT_CONTENT_BRANCH).split("\n").sort()).toEqual(
     [uploadPath, entryPath].sort(),
