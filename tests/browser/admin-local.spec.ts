@@ -198,7 +198,8 @@ test("an editor adds a case study with a photo in /admin as a draft, moves it to
   expect(confirmations).toEqual(["Are you sure you want to publish this entry?"]);
   await expect.poll(() => existsSync(join(worktree, entryPath)), { timeout: 30_000 }).toBe(true);
   expect(existsSync(join(worktree, uploadPath))).toBe(true);
-  expect(git(checkout, "branch", "--list", draftBranch)).toBe("");
+  // decap-server merges, then deletes the draft's branch.
+  await expect.poll(() => git(checkout, "branch", "--list", draftBranch)).toBe("");
   await openWorkflow(page, server.url);
   await expect(page.getByRole("heading", { name: "Ready", exact: true })).toBeVisible();
   await expect(page.getByText("Ledgerly closes the books in a day")).toHaveCount(0);
