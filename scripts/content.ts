@@ -1,36 +1,59 @@
 /**
- * `npm run content`: local editing. Starts decap-server, Decap CMS's local backend, on this
- * checkout (or CONTENT_REPO_DIRECTORY) and the site with /admin pointed at it, so an editor's
- * changes land as files in content/ without GitHub; stops both on Ctrl-C.
+ * `npm run content`: local editing with drafts. Starts decap-server, Decap CMS's local backend,
+ * in its git mode (the editorial workflow: a draft is a `cms/<collection>/<slug>` branch,
+ * publishing merges it) on a worktree of this repository of its own, .cache/content-worktree on
+ * branch `content-edits` (scripts/lib/content-worktree.ts says why), or on CONTENT_REPO_DIRECTORY's
+ * checkout as it is; and the site with /admin pointed at it. Stops both on Ctrl-C.
  *
  * PORT (3000) is the site's, CMS_LOCAL_PORT (8081) decap-server's; both listen on 127.0.0.1.
+ * CONTENT_BRANCH names the worktree's branch.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { join, resolve } from "node:path";
+import {
+  type ContentCheckout,
+  DEFAULT_CONTENT_BRANCH,
+  decapServerEnv,
+  decapServerScript,
+  prepareContentWorktree,
+} from "./lib/content-worktree";
 import { ensureBuild, root } from "./lib/server.js";
 import { stopProcess } from "./lib/stop-process";
 
-const require = createRequire(import.meta.url);
-
 if (process.argv.includes("--help")) {
   console.log(
-    "usage: npm run content\n\nThe site on http://localhost:$PORT (3000) with /admin editing this checkout's content/ through decap-server on port $CMS_LOCAL_PORT (8081); CONTENT_REPO_DIRECTORY edits another folder.",
+    `usage: npm run content\n\nThe site on http://localhost:$PORT (3000) with /admin editing this repository's content/ through decap-server on port $CMS_LOCAL_PORT (8081). Edits are drafts (git branches cms/…) until published; publishing commits them to branch $CONTENT_BRANCH (${DEFAULT_CONTENT_BRANCH}) in the worktree .cache/content-worktree, for you to merge. CONTENT_REPO_DIRECTORY edits another git checkout, on its current branch.`,
   );
   process.exit(0);
+}
+
+function contentCheckout(): ContentCheckout {
+  try {
+    const dir = process.env.CONTENT_REPO_DIRECTORY;
+    if (dir === undefined) return prepareContentWorktree(root, process.env.CONTENT_BRANCH);
+    const branch = execFileSync("git", ["rev-parse", "--abbrev-ref", "HEAD"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    return { dir: resolve(dir), branch };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    console.error(`content: no git checkout to edit: ${reason}`);
+    process.exit(1);
+  }
 }
 
 ensureBuild();
 const sitePort = process.env.PORT ?? "3000";
 const cmsPort = process.env.CMS_LOCAL_PORT ?? "8081";
-const repo = resolve(process.env.CONTENT_REPO_DIRECTORY ?? root);
-const decapServer = join(dirname(require.resolve("decap-server/package.json")), "dist", "index.js");
+const checkout = contentCheckout();
+if (checkout.note) console.log(checkout.note);
 
 const children: ChildProcess[] = [
-  // MODE=fs: an entry saved in the editor is written at once to the folder's files, for you to commit.
-  spawn(process.execPath, [decapServer], {
-    cwd: repo,
-    env: { ...process.env, PORT: cmsPort, BIND_HOST: "127.0.0.1", MODE: "fs", GIT_REPO_DIRECTORY: repo },
+  spawn(process.execPath, [decapServerScript], {
+    cwd: checkout.dir,
+    env: { ...process.env, ...decapServerEnv(checkout.dir, cmsPort) },
     stdio: "inherit",
   }),
   spawn(process.execPath, [join(root, "build", "server.js")], {
@@ -42,12 +65,14 @@ const children: ChildProcess[] = [
       // The built server, as `npm start` runs it (vite-node, which runs this script, sets development).
       NODE_ENV: "production",
       CMS_LOCAL_BACKEND: `http://localhost:${cmsPort}/api/v1`,
+      // Decap's backend.branch: the branch drafts start from and publishing merges into.
+      CMS_GITHUB_BRANCH: checkout.branch,
     },
     stdio: "inherit",
   }),
 ];
 console.log(
-  `content: edit at http://localhost:${sitePort}/admin/ (files in ${repo}/content); Ctrl-C stops both`,
+  `content: edit at http://localhost:${sitePort}/admin/ (drafts are branches cms/…; published edits are commits on ${checkout.branch} in ${checkout.dir}); Ctrl-C stops both`,
 );
 
 let stopping = false;

@@ -1,25 +1,47 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Page } from "@playwright/test";
 import matter from "gray-matter";
 import sharp from "sharp";
+import {
+  DEFAULT_CONTENT_BRANCH,
+  decapServerEnv,
+  decapServerScript,
+  prepareContentWorktree,
+} from "../../scripts/lib/content-worktree";
 import { expect, test } from "../support/fixtures";
 import { freePort, type RunningServer, startServer, stopProcess } from "../support/server-process";
 
-// The site and decap-server are started by the test, each on a port of its own. decap-server
-// works on a copy of this checkout (its tracked files, node_modules linked), which the test then
-// builds with `npm run build` and serves, as an editor's machine would. The editor's preview asks
+// The site and decap-server are started by the test, each on a port of its own, as `npm run
+// content` starts them (scripts/content.ts). The developer's checkout is a throwaway git
+// repository: a copy of this checkout's tracked files committed on `main`, node_modules linked,
+// with a change of the developer's not yet committed. decap-server works in git mode (the
+// editorial workflow) on that repository's content worktree; the developer merges what was
+// published, builds with `npm run build` and serves it, as an editor's machine would. The editor's preview asks
 // the site for an upload by its public path (images/…), which only the build publishes: a 404
-// there is the preview's placeholder, not a fault.
+// there is the preview's placeholder, not a fault. decap-server answers 404 to "the draft of this
+// entry" while the entry has none: that is how Decap learns an entry is not a draft.
 test.use({
   allowedProblems: [
-    /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/(?:admin\/)?images\//,
+    /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/(?:admin\/)?images\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/api\/v1$/,
   ],
 });
 
 const project = process.cwd();
 let checkout: string;
+let worktree: string;
 let decap: ChildProcess;
 let server: RunningServer;
 let built: RunningServer | undefined;
@@ -33,25 +55,60 @@ function copyCheckout(): string {
     copyFileSync(join(project, file), join(dir, file));
   }
   symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
+  git(dir, "init", "--quiet", "--initial-branch=main");
+  git(dir, "add", "--all");
+  git(dir, "commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", "The site");
   return dir;
 }
 
+/** A throwaway identity: decap-server commits drafts as whoever runs it. */
+const gitIdentity = {
+  GIT_AUTHOR_NAME: "Content editor",
+  GIT_AUTHOR_EMAIL: "editor@example.test",
+  GIT_COMMITTER_NAME: "Content editor",
+  GIT_COMMITTER_EMAIL: "editor@example.test",
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...gitIdentity },
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
+}
+
+/** Decap's Workflow view, loaded afresh (the local backend's sign-in is kept in the browser). */
+async function openWorkflow(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/admin/#/workflow`);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Drafts", exact: true })).toBeVisible();
+}
+
+/** The developer's work in progress: a tracked file changed and a new one, neither committed. */
+const README_LINE = "\nA line the developer has not committed yet.\n";
+const UNTRACKED_NOTE = "notes-in-progress.md";
+
 test.beforeAll(async () => {
   checkout = copyCheckout();
+  appendFileSync(join(checkout, "README.md"), README_LINE);
+  writeFileSync(join(checkout, UNTRACKED_NOTE), "Half-written.\n");
+  const content = prepareContentWorktree(checkout);
+  worktree = content.dir;
   const cmsPort = await freePort();
-  // As `npm run content` starts it (scripts/content.ts), on the copy.
-  decap = spawn(process.execPath, ["node_modules/decap-server/dist/index.js"], {
+  decap = spawn(process.execPath, [decapServerScript], {
+    cwd: worktree,
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
-      PORT: String(cmsPort),
-      BIND_HOST: "127.0.0.1",
-      MODE: "fs",
-      GIT_REPO_DIRECTORY: checkout,
+      ...gitIdentity,
+      ...decapServerEnv(worktree, cmsPort),
     },
     stdio: "ignore",
   });
-  server = await startServer({ env: { CMS_LOCAL_BACKEND: `http://127.0.0.1:${cmsPort}/api/v1` } });
+  server = await startServer({
+    env: { CMS_LOCAL_BACKEND: `http://127.0.0.1:${cmsPort}/api/v1`, CMS_GITHUB_BRANCH: content.branch },
+  });
 });
 
 test.afterAll(async () => {
@@ -61,7 +118,7 @@ test.afterAll(async () => {
   rmSync(checkout, { recursive: true, force: true });
 });
 
-test("an editor adds a case study with a photo in /admin: the file lands in content/case-studies/, the photo in content/images/, and after the build /case-studies/<slug> shows it", async ({
+test("an editor adds a case study with a photo in /admin as a draft, moves it to Ready and publishes it: only then do the file land in content/case-studies/ and the photo in content/images/, and after the build /case-studies/<slug> shows it", async ({
   page,
 }) => {
   test.setTimeout(600_000);
@@ -98,12 +155,70 @@ test("an editor adds a case study with a photo in /admin: the file lands in cont
   await page.getByLabel("Date", { exact: true }).fill("2026-11-20");
   await page.locator('[data-slate-editor="true"]').click();
   await page.keyboard.type("Ledgerly's accountants closed each month by hand.");
-  await page.getByRole("button", { name: "Publish", exact: true }).click();
-  await page.getByText("Publish now").click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Changes saved")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Status: Draft/ })).toBeVisible();
 
+  // Saved is a draft: a branch cms/case-studies/<slug> with the entry and its photo, shown in the
+  // Workflow view's Drafts column, and nothing yet on the branch the site is built from.
   const slug = "ledgerly-closes-the-books-in-a-day";
-  const entry = join(checkout, "content", "case-studies", `${slug}.md`);
-  await expect.poll(() => existsSync(entry), { timeout: 30_000 }).toBe(true);
+  const draftBranch = `cms/case-studies/${slug}`;
+  const entryPath = `content/case-studies/${slug}.md`;
+  const uploadPath = `content/images/${photoName}`;
+  expect(git(checkout, "branch", "--list", draftBranch)).not.toBe("");
+  expect(git(checkout, "ls-tree", "--name-only", "-r", draftBranch, "--", entryPath, uploadPath)).toBe(
+    `${entryPath}\n${uploadPath}`,
+  );
+  for (const dir of [worktree, checkout]) {
+    expect(existsSync(join(dir, entryPath))).toBe(false);
+    expect(existsSync(join(dir, uploadPath))).toBe(false);
+  }
+  await openWorkflow(page, server.url);
+  const column = (header: string) =>
+    page
+      .locator("div")
+      .filter({ has: page.getByRole("heading", { name: header, exact: true }) })
+      .last();
+  await expect(column("Drafts").getByText("Ledgerly closes the books in a day")).toBeVisible();
+  await expect(column("Ready").getByText("Ledgerly closes the books in a day")).toHaveCount(0);
+
+  // The editor opens the draft, sets it Ready, and publishes: Decap merges the draft's branch.
+  await column("Drafts").getByText("Ledgerly closes the books in a day").click();
+  await page.getByRole("button", { name: /^Status: Draft/ }).click();
+  await page.getByText("Ready", { exact: true }).click();
+  await expect(page.getByRole("button", { name: /^Status: Ready/ })).toBeVisible();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  // Decap asks "Are you sure you want to publish this entry?" in a confirm dialog.
+  const confirmations: string[] = [];
+  page.once("dialog", (dialog) => {
+    confirmations.push(dialog.message());
+    void dialog.accept();
+  });
+  await page.getByText("Publish now").click();
+  expect(confirmations).toEqual(["Are you sure you want to publish this entry?"]);
+  await expect.poll(() => existsSync(join(worktree, entryPath)), { timeout: 30_000 }).toBe(true);
+  expect(existsSync(join(worktree, uploadPath))).toBe(true);
+  // decap-server merges, then deletes the draft's branch.
+  await expect.poll(() => git(checkout, "branch", "--list", draftBranch)).toBe("");
+  await openWorkflow(page, server.url);
+  await expect(page.getByRole("heading", { name: "Ready", exact: true })).toBeVisible();
+  await expect(page.getByText("Ledgerly closes the books in a day")).toHaveCount(0);
+
+  // The developer's checkout was never touched: still on main, its uncommitted work still there
+  // and in no commit of the editor's. They merge what was published, as docs/content-editing.md says.
+  expect(git(checkout, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+  expect(readFileSync(join(checkout, "README.md"), "utf8").endsWith(README_LINE)).toBe(true);
+  expect(git(checkout, "status", "--porcelain", "--", "README.md", UNTRACKED_NOTE)).toBe(
+    // (git() trims the leading space of " M": changed in the working tree, not staged.)
+    `M README.md\n?? ${UNTRACKED_NOTE}`,
+  );
+  expect(git(checkout, "diff", "--name-only", "main", DEFAULT_CONTENT_BRANCH).split("\n").sort()).toEqual(
+    [uploadPath, entryPath].sort(),
+  );
+  git(checkout, "merge", "--quiet", "--no-edit", DEFAULT_CONTENT_BRANCH);
+
+  const entry = join(checkout, entryPath);
+  expect(existsSync(entry)).toBe(true);
   const { data, content } = matter(readFileSync(entry, "utf8"));
   expect(data).toMatchObject({
     title: "Ledgerly closes the books in a day",
@@ -114,7 +229,7 @@ test("an editor adds a case study with a photo in /admin: the file lands in cont
     cover: { src: `images/${photoName}`, alt: "Ledgerly's team at their desks in Pune" },
   });
   expect(content).toContain("Ledgerly's accountants closed each month by hand.");
-  const upload = join(checkout, "content", "images", photoName);
+  const upload = join(checkout, uploadPath);
   expect(readFileSync(upload).equals(readFileSync(photo))).toBe(true);
   rmSync(photo);
 
