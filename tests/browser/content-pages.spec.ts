@@ -266,7 +266,11 @@ test.describe("first-class pages", () => {
   });
 
   test("nothing shifts while an article and a case study load (CLS at most 0.01)", async ({ page }) => {
-    for (const path of ["/case-studies/pawpal", "/insights/estimates-as-ranges"]) {
+    for (const path of [
+      "/case-studies/pawpal",
+      "/insights/estimates-as-ranges",
+      "/insights/mvp-kaise-banayein",
+    ]) {
       await page.goto(path);
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
       const shift = await settledLayoutShift(page);
