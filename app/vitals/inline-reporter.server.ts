@@ -16,7 +16,8 @@ import { CORE_BUCKETS, MEMORY_BUCKETS, THRESHOLDS, VITALS_ENDPOINT, VITALS_ROUTE
  * from `event` entries of 40 ms or more and the first input. Nothing is measured or sent under
  * Global Privacy Control or Do Not Track. The beacon leaves once, the first time the page is
  * hidden (a page restored from the back/forward cache starts a new one), with `sendBeacon`
- * or else a keep-alive `fetch`. Runs in the head: it only registers observers (buffered, so
+ * or else a keep-alive `fetch`, after taking the entries the browser has recorded but not yet
+ * handed to the observers (an interaction just before leaving would be lost otherwise). Runs in the head: it only registers observers (buffered, so
  * nothing is missed) and two listeners.
  */
 export function fieldMetricsScript(): string {
@@ -32,10 +33,10 @@ if(n.globalPrivacyControl===true||n.doNotTrack==="1"||w.doNotTrack==="1"||!P||!P
 var ${constants},\
 h=d.visibilityState==="hidden"?0:1/0,e=performance.getEntriesByType("navigation")[0],a=e&&e.activationStart||0,\
 t=d.prerendering||a>0?"prerender":d.wasDiscarded?"restore":e?e.type.replace(/_/g,"-"):"navigate",\
-m={},s=false,c=0,f=0,g=0,I={};\
+m={},s=false,c=0,f=0,g=0,I={},O=[];\
 function b(L,v){var r=null;if(typeof v!=="number"||!isFinite(v))return null;L.forEach(function(x){if(x<=v)r=x});return r}\
-function o(y,k,z){if(P.supportedEntryTypes.indexOf(y)<0)return;var q={type:y,buffered:true},i;for(i in z)q[i]=z[i];\
-new P(function(l){l.getEntries().forEach(k)}).observe(q)}\
+function o(y,k,z){if(P.supportedEntryTypes.indexOf(y)<0)return;var q={type:y,buffered:true},i,j;for(i in z)q[i]=z[i];\
+j=new P(function(l){l.getEntries().forEach(k)});j.observe(q);O.push(function(){j.takeRecords().forEach(k)})}\
 function i(x){if(!x.interactionId)return;var v=Math.max(I[x.interactionId]||0,x.duration);I[x.interactionId]=v;if(v>(m.INP||0))m.INP=v}\
 if(e)m.TTFB=Math.max(e.responseStart-a,0);\
 o("paint",function(x){if(x.name==="first-contentful-paint"&&x.startTime<h){m.FCP=Math.max(x.startTime-a,0);if(m.CLS==null)m.CLS=0}});\
@@ -44,7 +45,7 @@ o("layout-shift",function(x){if(x.hadRecentInput)return;if(c&&x.startTime-g<1e3&
 g=x.startTime;if(c>(m.CLS||0))m.CLS=c});\
 o("event",i,{durationThreshold:40});o("first-input",i);\
 w.addEventListener("pageshow",function(x){if(x.persisted){m={};s=false;t="back-forward-cache";c=0;I={}}},true);\
-d.addEventListener("visibilitychange",function(){if(d.visibilityState!=="hidden")return;h=Math.min(h,performance.now());send()});\
+d.addEventListener("visibilitychange",function(){if(d.visibilityState!=="hidden")return;h=Math.min(h,performance.now());O.forEach(function(k){k()});send()});\
 function send(){var L=[],k,v,p=location.pathname,y;if(s)return;\
 for(k in m){v=k==="CLS"?Math.round(m[k]*1e4)/1e4:Math.round(m[k]);L.push({name:k,value:v,rating:v<=T[k][0]?"good":v<=T[k][1]?"needs-improvement":"poor"})}\
 if(!L.length)return;s=true;p=p.length>1?p.replace(/\\/+$/,""):p;\
