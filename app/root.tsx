@@ -54,7 +54,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();
   // A page whose route says `hydrate: false` gets no bundle, only two small inline scripts
   // (~/hydration/without-bundle); it never renders in the browser, so this never changes there.
-  const bundle = sendsBundle(useMatches());
+  const matches = useMatches();
+  const bundle = sendsBundle(matches);
+  const error = useRouteError();
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -64,7 +66,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* With the bundle: marks the document as scripted before first paint, so enhancement-only
             styles apply at once, and starts the page's JavaScript once the first paint is done.
             Without it the page stays as it is without JavaScript, and only measures itself. */}
-        <ServerInlineScript render={bundle ? headScript : fieldMetricsScript} />
+        <ServerInlineScript render={bundle ? headScript : fieldMetricsScript?.bind(null, matches, error)} />
         <Meta />
         <Links />
         <ServerInlineScript type="application/ld+json" render={organizationJsonLdScript} />

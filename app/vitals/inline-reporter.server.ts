@@ -6,23 +6,29 @@
  * What it may send: docs/decisions/012-anonymous-field-metrics.md; why it is inline there:
  * docs/decisions/038-pages-without-a-bundle.md.
  */
-import { CORE_BUCKETS, MEMORY_BUCKETS, THRESHOLDS, VITALS_ENDPOINT, VITALS_ROUTES } from "~/vitals/metrics";
+import { isRouteErrorResponse } from "@remix-run/react";
+import { CORE_BUCKETS, MEMORY_BUCKETS, routeOf, THRESHOLDS, VITALS_ENDPOINT } from "~/vitals/metrics";
 
 /**
  * web-vitals' definitions, cut to what a page without interactive parts needs: TTFB and FCP
  * from activation; LCP, the last candidate painted while the page was visible; CLS, the
  * largest burst of shifts (gaps under 1 s, at most 5 s) without recent input, 0 once there is
  * an FCP; INP, the longest interaction (a page with fewer than 50 has no outlier to drop),
- * from `event` entries of 40 ms or more and the first input. Nothing is measured or sent under
- * Global Privacy Control or Do Not Track. The beacon leaves once, the first time the page is
- * hidden (a page restored from the back/forward cache starts a new one), with `sendBeacon`
- * or else a keep-alive `fetch`, after taking the entries the browser has recorded but not yet
- * handed to the observers (an interaction just before leaving would be lost otherwise). Runs in the head: it only registers observers (buffered, so
- * nothing is missed) and two listeners.
+ * from `event` entries of 40 ms or more and the first input, which counts even without an
+ * interaction id and at 0 ms (durations are rounded to 8 ms). Nothing is measured or sent
+ * under Global Privacy Control or Do Not Track. The beacon leaves once, the first time the
+ * page is hidden (a page restored from the back/forward cache starts a new one), with
+ * `sendBeacon` or else a keep-alive `fetch`, after taking the entries the browser has recorded
+ * but not yet handed to the observers (a click just before leaving would be lost otherwise).
+ * Runs in the head: it only registers observers (buffered, so nothing is missed) and two
+ * listeners. The page's route is the server's to name: the pattern of the path its deepest match
+ * took, or "404" when the page answered with an error response (no page claims the path, or its
+ * entry is gone).
  */
-export function fieldMetricsScript(): string {
+export function fieldMetricsScript(matches: readonly { pathname: string }[], error: unknown): string {
+  const pathname = matches.at(-1)?.pathname ?? "/";
   const constants = [
-    `R=${JSON.stringify(VITALS_ROUTES)}`,
+    `R=${JSON.stringify(isRouteErrorResponse(error) ? "404" : routeOf(pathname))}`,
     `T=${JSON.stringify(THRESHOLDS)}`,
     `C=${JSON.stringify(CORE_BUCKETS)}`,
     `M=${JSON.stringify(MEMORY_BUCKETS)}`,
@@ -37,7 +43,7 @@ m={},s=false,c=0,f=0,g=0,I={},O=[];\
 function b(L,v){var r=null;if(typeof v!=="number"||!isFinite(v))return null;L.forEach(function(x){if(x<=v)r=x});return r}\
 function o(y,k,z){if(P.supportedEntryTypes.indexOf(y)<0)return;var q={type:y,buffered:true},i,j;for(i in z)q[i]=z[i];\
 j=new P(function(l){l.getEntries().forEach(k)});j.observe(q);O.push(function(){j.takeRecords().forEach(k)})}\
-function i(x){if(!x.interactionId)return;var v=Math.max(I[x.interactionId]||0,x.duration);I[x.interactionId]=v;if(v>(m.INP||0))m.INP=v}\
+function i(x){var k=x.interactionId||x.entryType==="first-input"&&"f";if(!k)return;var v=Math.max(I[k]||0,x.duration);I[k]=v;if(!(m.INP>=v))m.INP=v}\
 if(e)m.TTFB=Math.max(e.responseStart-a,0);\
 o("paint",function(x){if(x.name==="first-contentful-paint"&&x.startTime<h){m.FCP=Math.max(x.startTime-a,0);if(m.CLS==null)m.CLS=0}});\
 o("largest-contentful-paint",function(x){if(x.startTime<h)m.LCP=Math.max(x.startTime-a,0)});\
@@ -46,10 +52,10 @@ g=x.startTime;if(c>(m.CLS||0))m.CLS=c});\
 o("event",i,{durationThreshold:40});o("first-input",i);\
 w.addEventListener("pageshow",function(x){if(x.persisted){m={};s=false;t="back-forward-cache";c=0;I={}}},true);\
 d.addEventListener("visibilitychange",function(){if(d.visibilityState!=="hidden")return;h=Math.min(h,performance.now());O.forEach(function(k){k()});send()});\
-function send(){var L=[],k,v,p=location.pathname,y;if(s)return;\
+function send(){var L=[],k,v,y;if(s)return;\
 for(k in m){v=k==="CLS"?Math.round(m[k]*1e4)/1e4:Math.round(m[k]);L.push({name:k,value:v,rating:v<=T[k][0]?"good":v<=T[k][1]?"needs-improvement":"poor"})}\
-if(!L.length)return;s=true;p=p.length>1?p.replace(/\\/+$/,""):p;\
-y=JSON.stringify({route:R.indexOf(p)>=0?p:"404",device:innerWidth<768?"mobile":innerWidth<1024?"tablet":"desktop",\
+if(!L.length)return;s=true;\
+y=JSON.stringify({route:R,device:innerWidth<768?"mobile":innerWidth<1024?"tablet":"desktop",\
 navigationType:t,cores:b(C,n.hardwareConcurrency),memoryGb:b(M,n.deviceMemory),metrics:L});\
 try{if(n.sendBeacon&&n.sendBeacon(E,new Blob([y],{type:"application/json"})))return}catch(_){}\
 fetch(E,{method:"POST",body:y,headers:{"Content-Type":"application/json"},keepalive:true,credentials:"omit"}).catch(function(){})}})()`;

@@ -35,8 +35,23 @@ export type CoreBucket = (typeof CORE_BUCKETS)[number];
 export const MEMORY_BUCKETS = [0.25, 0.5, 1, 2, 4, 8] as const;
 export type MemoryBucket = (typeof MEMORY_BUCKETS)[number];
 
-/** The site's pages (the sitemap's paths) and "404" for every path no page claims. */
-export const VITALS_ROUTES = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "404"] as const;
+/**
+ * The site's pages: the fixed ones (the sitemap's own paths), the content pages by their route's
+ * pattern (a `:name` stands for one path segment), and "404" for every path no page claims. The
+ * store keeps one of these, never a path, so a visit's page and its query stay out of it.
+ */
+export const VITALS_ROUTES = [
+  "/",
+  "/terms-conditions",
+  "/privacy-policy",
+  "/cookie-policy",
+  "/case-studies",
+  "/case-studies/:slug",
+  "/insights",
+  "/insights/page/:page",
+  "/insights/:slug",
+  "404",
+] as const;
 export type VitalsRoute = (typeof VITALS_ROUTES)[number];
 
 /**
@@ -125,7 +140,9 @@ export interface TapRecord {
 /** The route a page path belongs to; a path no page claims is the 404 page. */
 export function routeOf(pathname: string): VitalsRoute {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return VITALS_ROUTES.find((route) => route === path) ?? "404";
+  return (
+    VITALS_ROUTES.find((route) => new RegExp(`^${route.replace(/:\w+/g, "[^/]+")}$`).test(path)) ?? "404"
+  );
 }
 
 /** A coarse device class from the viewport's CSS width (the site's own breakpoints). */

@@ -321,6 +321,19 @@ test.describe("in the browser", () => {
     });
   });
 
+  test.describe("content pages", () => {
+    test.use({ allowedProblems: [/^HTTP 404 /] });
+
+    test("a case study reports under its route's pattern, and an article no one wrote as the 404 page", async ({
+      page,
+      stored,
+    }) => {
+      await reportedLines(page, stored, "/case-studies/pawpal", "/case-studies/:slug");
+      await reportedLines(page, stored, "/insights/no-such-article", "404");
+      expect(JSON.stringify(stored())).not.toMatch(/pawpal|no-such-article/);
+    });
+  });
+
   test("a visit from a campaign link reports the route without its query", async ({ page, stored }) => {
     const path = "/privacy-policy?utm_source=newsletter&utm_campaign=launch&gclid=CLICK123";
     // Its lines are stored under the route alone.

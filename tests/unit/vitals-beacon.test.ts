@@ -80,13 +80,20 @@ describe("the beacon schema", () => {
 });
 
 describe("routeOf and deviceClassOf", () => {
-  it("knows every page of the sitemap, and calls every other path the 404 page", () => {
-    expect(VITALS_ROUTES.filter((route) => route !== "404")).toEqual(seo.sitemap.map((page) => page.path));
+  it("knows every page of the sitemap, the content pages by their pattern, and calls every other path the 404 page", () => {
+    expect(VITALS_ROUTES).toEqual(expect.arrayContaining(seo.sitemap.map((page) => page.path)));
     expect(routeOf("/")).toBe("/");
     expect(routeOf("/privacy-policy")).toBe("/privacy-policy");
     expect(routeOf("/privacy-policy/")).toBe("/privacy-policy");
+    expect(routeOf("/case-studies")).toBe("/case-studies");
+    expect(routeOf("/case-studies/pawpal/")).toBe("/case-studies/:slug");
+    expect(routeOf("/insights")).toBe("/insights");
+    expect(routeOf("/insights/page/2")).toBe("/insights/page/:page");
+    expect(routeOf("/insights/mvp-kaise-banayein")).toBe("/insights/:slug");
+    expect(routeOf("/insights/a/b")).toBe("404");
     expect(routeOf("/customers/acme/invoice-17")).toBe("404");
     expect(routeOf("/build/manifest.js")).toBe("404");
+    expect(routeOf("404")).toBe("404");
   });
 
   it("classes viewports below 768 px as mobile and below 1024 px as tablet", () => {
