@@ -294,7 +294,9 @@ for (const store of STORES) {
       const failedBody = hook.requests.find((request) => eventOf(request).type === "lead.failed")?.body ?? "";
       for (const personal of [values.name, values.email, values.phoneNumber])
         expect(failedBody).not.toContain(personal);
-      expect(receivedFor(hook, values.name)).toHaveLength(1);
+      // The webhook is a destination of its own: its lead.received may arrive after EmailJS's
+      // refusal has already been posted as lead.failed (it did, on a busy machine).
+      await expect.poll(() => receivedFor(hook, values.name).length).toBe(1);
       // Sent to the webhook, failed at EmailJS: the lead is failed once both outcomes are written.
       await expect.poll(async () => (await lead(values.name))?.state).toBe("failed");
     });
