@@ -1,7 +1,7 @@
 /** The 'Trusted By' logos: a scrollable row that Swiper turns into a carousel when it nears the viewport. */
 import { useEffect, useRef, useState } from "react";
+import { ContentImage } from "~/components/content-image";
 import { useHomeContent } from "~/components/home/home-content";
-import { ResponsivePicture } from "~/components/responsive-picture";
 import type { Partner } from "~/content/partners";
 import { usePrefersReducedMotion } from "~/hooks/use-media-query";
 import { useNearViewport } from "~/hooks/use-near-viewport";
@@ -64,24 +64,16 @@ export function PartnersCarousel({ partners }: { partners: readonly Partner[] })
           {partners.map((partner) => (
             <li key={partner.id} className="swiper-slide">
               <div className="partner-logo">
-                {partner.logoSet ? (
-                  <ResponsivePicture
-                    image={partner.logoSet}
-                    alt={partner.name}
-                    sizes={`${partnerLogoSize.width}px`}
-                    className="h-12 w-auto"
-                  />
-                ) : (
-                  <img
-                    src={partner.url}
-                    alt={partner.name}
-                    width={partnerLogoSize.width}
-                    height={partnerLogoSize.height}
-                    loading="lazy"
-                    decoding="async"
-                    className="h-12 w-auto"
-                  />
-                )}
+                <ContentImage
+                  image={{
+                    src: partner.url,
+                    alt: partner.name,
+                    ...partnerLogoSize,
+                    responsive: partner.logoSet,
+                  }}
+                  sizes={`${partnerLogoSize.width}px`}
+                  className="h-12 w-auto"
+                />
               </div>
             </li>
           ))}

@@ -1,6 +1,6 @@
 /** One service's panel, shared by the tabs, the accordion and the disclosures. */
+import { ContentImage } from "~/components/content-image";
 import { useHomeContent } from "~/components/home/home-content";
-import { ResponsivePicture } from "~/components/responsive-picture";
 import type { Service } from "~/content/services";
 
 /** Illustration, description, highlights and the 'Explore' link of one service. */
@@ -9,21 +9,16 @@ export function ServiceBody({ service, showImage }: { service: Service; showImag
   return (
     <div className="grid items-start gap-6 sm:grid-cols-[minmax(0,1fr)_minmax(0,1.1fr)] sm:gap-8">
       <div className="aspect-[4/3] overflow-hidden rounded-2xl bg-primary-soft">
-        {showImage && service.imageSet ? (
-          <ResponsivePicture
-            image={service.imageSet}
-            alt={service.imageAlt}
+        {showImage ? (
+          <ContentImage
+            image={{
+              src: service.image,
+              alt: service.imageAlt,
+              width: 480,
+              height: 360,
+              responsive: service.imageSet,
+            }}
             sizes="(min-width: 1280px) 560px, (min-width: 640px) 45vw, calc(100vw - 48px)"
-            className="h-full w-full object-cover"
-          />
-        ) : showImage ? (
-          <img
-            src={service.image}
-            alt={service.imageAlt}
-            width={480}
-            height={360}
-            loading="lazy"
-            decoding="async"
             className="h-full w-full object-cover"
           />
         ) : null}
