@@ -17,7 +17,7 @@ export const featuredWork = {
       "PawPal lets pet parents book vet visits, track vaccinations and chat with a groomer from one app, while clinics manage appointments from a web dashboard. We took it from a whiteboard sketch to both app stores in 14 weeks.",
     results: [
       { value: "40k", label: "pet parents in the first year" },
-      { value: "4.8★", label: "average store rating" },
+      { value: "4.8/5", label: "average store rating" },
       { value: "−35%", label: "missed clinic appointments" },
     ],
   },

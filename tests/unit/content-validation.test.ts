@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { featuredWork } from "~/content/work";
-import { formatFault, loadContent } from "../../scripts/lib/content/load";
+import { formatFault, loadContent, svgDrawsText } from "../../scripts/lib/content/load";
 
 const repository = resolve(import.meta.dirname, "../..");
 const folders: string[] = [];
@@ -76,6 +76,24 @@ describe("the content build's validation", () => {
       "content/insights/a.md: cover.src: images/nowhere.png does not exist in content/",
       "content/insights/b.md: cover.alt: is missing",
     ]);
+  });
+
+  test("an SVG image that draws text with <text>", async () => {
+    const faults = await faultsOf({
+      "images/worded.svg":
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><text x="0" y="8">Hi</text></svg>',
+      "insights/a.md": article("cover:\n  src: images/worded.svg\n  alt: A greeting\n"),
+    });
+    expect(faults).toEqual([
+      "content/insights/a.md: cover.src: images/worded.svg draws text with <text>: convert its text to outlines (paths) in the drawing program",
+    ]);
+  });
+
+  test("the app's own SVG images draw no text either", () => {
+    const folder = join(repository, "app", "images");
+    const svgs = readdirSync(folder).filter((name) => name.endsWith(".svg"));
+    expect(svgs.length).toBeGreaterThan(0);
+    expect(svgs.filter((name) => svgDrawsText(readFileSync(join(folder, name), "utf8")))).toEqual([]);
   });
 
   test("a duplicate slug: a former slug that is another page's", async () => {

@@ -233,6 +233,14 @@ async function measureImages(
       });
       return;
     }
+    if (path.endsWith(".svg") && svgDrawsText(readFileSync(path, "utf8"))) {
+      faults.push({
+        file,
+        field: `${field.slice(1)}.src`,
+        message: `${record.src} draws text with <text>: convert its text to outlines (paths) in the drawing program`,
+      });
+      return;
+    }
     const { width, height } = await sharp(path).metadata();
     if (!width || !height) {
       faults.push({ file, field: `${field.slice(1)}.src`, message: `${record.src} has no width and height` });
@@ -245,6 +253,15 @@ async function measureImages(
   for (const [key, item] of Object.entries(record)) {
     if (key !== "body") await measureImages(root, file, item, `${field}.${key}`, faults);
   }
+}
+
+/**
+ * An SVG's `<text>` is drawn with whatever fonts the visitor's device has (an image cannot use the
+ * site's web fonts), so it looks different on every system, and looking those fonts up held up
+ * the first frame of the pages that showed one (docs/performance.md, "Pages without a bundle").
+ */
+export function svgDrawsText(svg: string): boolean {
+  return /<(text|tspan|textPath)[\s>/]/.test(svg);
 }
 
 /** A slug (or former slug) used twice, or an id used twice within a list collection. */
