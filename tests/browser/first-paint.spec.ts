@@ -130,7 +130,8 @@ test.describe("without JavaScript", () => {
 });
 
 // A page without a bundle keeps its document for good, so the stylesheet lets the browser skip
-// its sections and the footer's columns while they are off screen (app/styles/app.css, `static`).
+// its sections and the footer's columns while they are off screen (`without-bundle` in
+// app/styles/app.css).
 test.describe("a page without a bundle, on a phone", () => {
   test.use({ viewport: { width: 412, height: 823 } });
 
