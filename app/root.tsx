@@ -58,7 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const bundle = sendsBundle(matches);
   const error = useRouteError();
   return (
-    <html lang="en" className={bundle ? undefined : "without-bundle"} suppressHydrationWarning>
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

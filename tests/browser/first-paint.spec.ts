@@ -29,10 +29,6 @@ async function recorded(page: Page, name: "atFirstPaint" | "afterKey"): Promise<
   );
 }
 
-/** Where the top of `#id` stands in the viewport. */
-const topOf = (page: Page, id: string) =>
-  page.evaluate((target) => document.getElementById(target)?.getBoundingClientRect().top, id);
-
 function recordAtFirstPaint(page: Page, then: "nothing" | "keydown") {
   return page.addInitScript((action) => {
     const visible = (selector: string) =>
@@ -92,6 +88,10 @@ test.describe("on a phone", () => {
     });
   });
 
+  /** Where the top of `#id` stands in the viewport. */
+  const topOf = (page: Page, id: string) =>
+    page.evaluate((target) => document.getElementById(target)?.getBoundingClientRect().top, id);
+
   for (const anchor of ["services", "insights", "contact"]) {
     test(`opened at #${anchor}, the page renders whole from the first frame and shows the section at the top`, async ({
       page,
@@ -126,45 +126,5 @@ test.describe("without JavaScript", () => {
     for (const selector of ["main > :first-child h1", "#services h2", "#contact h2", "body > footer a"]) {
       expect(await rendered(page, selector), selector).toBe(true);
     }
-  });
-});
-
-// A page without a bundle keeps its document for good, so the stylesheet lets the browser skip
-// its sections and the footer's columns while they are off screen (`without-bundle` in
-// app/styles/app.css).
-test.describe("a page without a bundle, on a phone", () => {
-  test.use({ viewport: { width: 412, height: 823 } });
-
-  test("renders what is on screen; a section and the footer's columns render as they come near", async ({
-    page,
-  }) => {
-    await page.goto("/privacy-policy");
-    expect(await rendered(page, "main h1")).toBe(true);
-    expect(await rendered(page, "main section:last-of-type h2")).toBe(false);
-    expect(await rendered(page, "#footer-columns a")).toBe(false);
-    // Skipped, yet read by assistive technology and found by find-in-page.
-    await expect(page.getByRole("heading", { level: 2 }).last()).toBeAttached();
-    await page.locator("main section:last-of-type h2").scrollIntoViewIfNeeded();
-    await expect.poll(() => rendered(page, "main section:last-of-type h2")).toBe(true);
-    await page.locator("#footer-columns").scrollIntoViewIfNeeded();
-    await expect.poll(() => rendered(page, "#footer-columns a")).toBe(true);
-  });
-
-  test("opened at a section, shows its heading at the top of the screen", async ({ page }) => {
-    await page.goto("/privacy-policy#children-s-information");
-    await expect.poll(() => topOf(page, "children-s-information")).toBeCloseTo(80, 0);
-    expect(await rendered(page, "#children-s-information")).toBe(true);
-  });
-
-  test("a focused link's outline is not cut off at the edge of a skipped part", async ({ page }) => {
-    await page.goto("/privacy-policy");
-    // The outline reaches 6 px (3 px, 3 px off) beyond the link; the clip lets 8 px show.
-    const margins = await page.evaluate(() =>
-      [...document.querySelectorAll("main section, #footer-columns")].map(
-        (element) => getComputedStyle(element).overflowClipMargin,
-      ),
-    );
-    expect(margins.length).toBeGreaterThan(1);
-    expect(new Set(margins)).toEqual(new Set(["8px"]));
   });
 });
