@@ -157,10 +157,9 @@ export function createServices(env: Env) {
     async stop() {
       clearInterval(pruning);
       clearInterval(sweeping);
-      privacyNotices.stop();
       chat?.alerts.stop();
       // An alert still queued is dropped: only one being posted is finished.
-      await Promise.all([leads.stop(), chat?.poster.stop()]);
+      await Promise.all([leads.stop(), chat?.poster.stop(), privacyNotices.stop()]);
       await destinations.stop();
       await database?.stop();
     },

@@ -33,7 +33,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 export interface PrivacyNoticeRenderings {
   /** Records this server's renderings now, once the database is ready, and every minute until written. */
   start(): void;
-  stop(): void;
+  /** Stops the retries; resolves once a write under way has ended, so nothing writes after it. */
+  stop(): Promise<void>;
   /**
    * The rendering whose SHA-256 is `sha256` when this site rendered it: one of this server's, or
    * one any server recorded; undefined for any other value, or when the record cannot answer
@@ -99,8 +100,9 @@ export function createPrivacyNoticeRenderings(options: {
       database?.ready().then(writeOwn, () => {});
       retry = setInterval(writeOwn, retryMs).unref();
     },
-    stop() {
+    async stop() {
       clearInterval(retry);
+      await writing;
     },
     async find(sha256) {
       const mine = known.get(sha256);

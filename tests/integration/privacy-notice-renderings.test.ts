@@ -24,9 +24,8 @@ const shownByB = privacyNoticeRenderings(factsB);
 const [englishOfA, hindiOfA] = shownByA;
 
 const started: PrivacyNoticeRenderings[] = [];
-afterEach(() => {
-  for (const renderings of started.splice(0)) renderings.stop();
-});
+/** Stops every server's renderings once their writes have ended: each suite's cleanup comes after. */
+const stopServers = () => Promise.all(started.splice(0).map((renderings) => renderings.stop()));
 
 /** A server's renderings on `store`, started; `lines` collects its log. */
 function server(
@@ -53,10 +52,13 @@ describe("the renderings in the data folder", () => {
     storeDir = await mkdtemp(join(tmpdir(), "renderings-"));
   });
   afterEach(async () => {
+    await stopServers();
     await rm(storeDir, { recursive: true, force: true });
   });
   const folder = () => join(storeDir, RENDERINGS_FOLDER);
-  const files = async () => (await readdir(folder()).catch(() => [])).sort();
+  // The renderings' names: a write's temporary file (.tmp-…) is not one yet.
+  const files = async () =>
+    (await readdir(folder()).catch(() => [])).filter((name) => name.endsWith(".json")).sort();
 
   it("keeps each text a server shows as <sha256>.json with its words, which a server of other settings, and one started later, finds", async () => {
     server({ storeDir }, factsA);
@@ -74,6 +76,12 @@ describe("the renderings in the data folder", () => {
     const restarted = createPrivacyNoticeRenderings({ own: shownByB, storeDir, database: null });
     expect(await restarted.find(englishOfA?.sha256 ?? "")).toEqual(englishOfA);
     await vi.waitFor(async () => expect(await files()).toHaveLength(4));
+  });
+
+  it("stops once the write under way has ended: both texts in the folder, no temporary file left", async () => {
+    await server({ storeDir }, factsA).stop();
+    const expected = shownByA.map((rendering) => `${rendering.sha256}.json`).sort();
+    expect((await readdir(folder())).sort()).toEqual(expected);
   });
 
   it("finds nothing for a text no server showed, a file whose words do not hash to its name, or a value that is no hash", async () => {
@@ -129,6 +137,7 @@ describe("the renderings in PostgreSQL", () => {
     await postgres?.dispose();
   }, 60_000);
   afterEach(async () => {
+    await stopServers();
     await Promise.all(databases.splice(0).map((database) => database.stop()));
   });
 
