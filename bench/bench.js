@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench`: once the machine is quiet (load average below 1), Lighthouse on every page of
-// app/routes (the resource routes listed as such), on a phone whose CPU is this machine's
+// app/routes (the resource routes listed as such) and a reference page of one paragraph, on a phone whose CPU is this machine's
 // benchmarkIndex ÷ 400 times slower (so the phone is as fast wherever it runs), then desktop at
 // 1280 px, each figure the median of five runs; the longest main-thread tasks of a cold load of
 // every page from a Chromium trace, unthrottled and at the phone's slowdown; then the
@@ -83,6 +83,9 @@ const desktop1280 = {
 const traceRuns = Number(process.env.BENCH_TRACE_RUNS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
+/** The bench's first row: a page of this machine and Lighthouse alone, to read the site's rows against. */
+const referenceLabel = "(reference: one paragraph, no CSS, no script)";
+
 /** Lighthouse runs per route; the median run is reported (the machine is shared and noisy). */
 const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 /** What a browser sends; the app and the ceiling both answer it with the stored brotli bytes. */
@@ -131,6 +134,7 @@ async function runLighthouse(base) {
   );
   const rows = [];
   const notFound = await startNotFoundProxy(base);
+  const reference = await startReferencePage();
   /** The not-found page's SEO score when only its noindex lowered it. */
   let notFoundSeo;
   try {
@@ -142,6 +146,15 @@ async function runLighthouse(base) {
     );
     const phone = { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: slowdown } };
     const targets = [
+      {
+        path: "/",
+        label: referenceLabel,
+        origin: reference.url,
+        flags: phone,
+        slowdown,
+        mobile: true,
+        isReference: true,
+      },
       ...routes.map((path) => ({ path, label: path, flags: phone, slowdown, mobile: true })),
       ...routes.map((path) => ({
         path,
@@ -151,15 +164,15 @@ async function runLighthouse(base) {
         mobile: false,
       })),
     ];
-    for (const { path, label, flags, config, slowdown: cpu, mobile } of targets) {
+    for (const { path, label, origin, flags, config, slowdown: cpu, mobile, isReference } of targets) {
       const viaProxy = path === notFoundPath;
-      const bundled = bundledPages.has(path);
+      const bundled = !isReference && bundledPages.has(path);
       const runs = [];
       // A run Lighthouse itself could not complete (NO_NAVSTART and the like on this busy
       // machine) is retried, a few times at most.
       for (let attempt = 0; runs.length < lighthouseRuns && attempt < lighthouseRuns + 3; attempt++) {
         const result = await lighthouse(
-          `${viaProxy ? notFound.url : base}${path}`,
+          `${origin ?? (viaProxy ? notFound.url : base)}${path}`,
           { port: chrome.port, output: "json", logLevel: "error", ...flags },
           config,
         );
@@ -207,11 +220,13 @@ async function runLighthouse(base) {
         note: [
           `median of ${runs.length}`,
           viaProxy ? "404 page relayed as 200 (Lighthouse skips error documents)" : "",
+          isReference ? "not the site's: the least any page costs here, no goal" : "",
         ]
           .filter(Boolean)
           .join("; "),
       };
       rows.push(row);
+      if (isReference) continue;
       const at = `${label} at ${fmtSlowdown(cpu)} CPU`;
       const lhr = computeMedianRun(runs);
       for (const id of ["performance", "accessibility", "best-practices", "seo"]) {
@@ -247,6 +262,7 @@ async function runLighthouse(base) {
   } finally {
     await chrome.kill();
     notFound.server.close();
+    reference.server.close();
   }
   printTable(rows);
   if (notFoundSeo !== undefined) {
@@ -414,6 +430,32 @@ async function runTaskProfiles(base) {
  * Lighthouse refuses to audit a document answered with an error status, so the real 404 page
  * (its bytes, headers and assets, fresh from the app for every request) is relayed with 200.
  */
+/**
+ * The least a page costs in Lighthouse at the phone's slowdown: one paragraph, no stylesheet,
+ * no script, from bare node:http. Lighthouse adds scripts of its own to every document (native
+ * globals kept aside, a requestIdleCallback shim), so even this page's commit creates a
+ * JavaScript context and runs them: its TBT is the floor under every page's on this machine,
+ * the rest of a page's being its own (docs/performance.md, "What Lighthouse's TBT counts").
+ */
+async function startReferencePage() {
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Reference page</title><meta name="description" content="One paragraph, no stylesheet, no script.">' +
+    "</head><body><main><h1>Reference page</h1><p>One paragraph of text, the page's largest paint: no " +
+    "stylesheet, no font, no image and no script, so what Lighthouse measures here is the browser's and its own " +
+    "work.</p></main></body></html>";
+  const server = createServer((request, reply) => {
+    if (request.url !== "/") return reply.writeHead(404).end();
+    reply
+      .writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" })
+      .end(html);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
 async function startNotFoundProxy(base) {
   const upstream = new URL(base);
   const server = createServer((request, reply) => {
