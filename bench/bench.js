@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `npm run bench`: once the machine is quiet (load average below 1), Lighthouse on every page of
-// app/routes (the resource routes listed as such) and a reference page of one paragraph, on a phone whose CPU is this machine's
-// benchmarkIndex ÷ 400 times slower (so the phone is as fast wherever it runs), then desktop at
-// 1280 px, each figure the median of five runs; the longest main-thread tasks of a cold load of
-// every page from a Chromium trace, unthrottled and at the phone's slowdown; then the
-// throughput of shared documents (GET, a campaign URL, a request with another site's cookies,
-// 304), one full render, and a static server holding the very same bytes (the ceiling). Builds
-// first when there is no build. Loopback only; takes about a quarter of an hour for five pages.
+// app/routes (the resource routes listed as such) and a reference page of one paragraph, on a
+// phone whose CPU is this machine's benchmarkIndex ÷ 400 times slower (so the phone is as fast
+// wherever it runs), then desktop at 1280 px, each figure the median of five runs; the longest
+// main-thread tasks of a cold load of every page from a Chromium trace, unthrottled and at the
+// phone's slowdown; then the throughput of shared documents (GET, a campaign URL, a request with
+// another site's cookies, 304), one full render, and a static server holding the very same bytes
+// (the ceiling). Builds first when there is no build. Loopback only; takes about a quarter of an
+// hour for five pages.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -83,9 +84,6 @@ const desktop1280 = {
 const traceRuns = Number(process.env.BENCH_TRACE_RUNS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
-/** The bench's first row: a page of this machine and Lighthouse alone, to read the site's rows against. */
-const referenceLabel = "(reference: one paragraph, no CSS, no script)";
-
 /** Lighthouse runs per route; the median run is reported (the machine is shared and noisy). */
 const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 /** What a browser sends; the app and the ceiling both answer it with the stored brotli bytes. */
@@ -148,7 +146,7 @@ async function runLighthouse(base) {
     const targets = [
       {
         path: "/",
-        label: referenceLabel,
+        label: "(reference: one paragraph, no CSS, no script)",
         origin: reference.url,
         flags: phone,
         slowdown,
@@ -427,10 +425,6 @@ async function runTaskProfiles(base) {
 }
 
 /**
- * Lighthouse refuses to audit a document answered with an error status, so the real 404 page
- * (its bytes, headers and assets, fresh from the app for every request) is relayed with 200.
- */
-/**
  * The least a page costs in Lighthouse at the phone's slowdown: one paragraph, no stylesheet,
  * no script, from bare node:http. Lighthouse adds scripts of its own to every document (native
  * globals kept aside, a requestIdleCallback shim), so even this page's commit creates a
@@ -456,6 +450,10 @@ async function startReferencePage() {
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
 
+/**
+ * Lighthouse refuses to audit a document answered with an error status, so the real 404 page
+ * (its bytes, headers and assets, fresh from the app for every request) is relayed with 200.
+ */
 async function startNotFoundProxy(base) {
   const upstream = new URL(base);
   const server = createServer((request, reply) => {
