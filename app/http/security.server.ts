@@ -1,6 +1,7 @@
 /**
  * The security headers of every response: the content security policy (by nonce or by hash), HSTS
- * and the permissions policy.
+ * and the permissions policy. Public pages send no Cross-Origin-Opener-Policy
+ * (docs/decisions/040-no-opener-policy-on-public-pages.md); /admin sets its own.
  */
 import { randomBytes } from "node:crypto";
 
@@ -66,7 +67,6 @@ export function applySecurityHeaders(headers: Headers, nonce?: string): void {
   headers.set("Content-Security-Policy", nonce ? contentSecurityPolicy(nonce) : resourceSecurityPolicy);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Permissions-Policy", permissionsPolicy);
   headers.set("Strict-Transport-Security", strictTransportSecurity);
   headers.set("X-Frame-Options", "DENY");

@@ -16,7 +16,6 @@ const resources = ["/healthz", "/sitemap.xml", "/robots.txt", "/manifest.webmani
 const commonHeaders = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
-  "cross-origin-opener-policy": "same-origin",
   "strict-transport-security": "max-age=63072000; includeSubDomains",
 };
 
@@ -34,6 +33,8 @@ function expectDocumentPolicy(headers: Record<string, string>) {
   expect(headers).toMatchObject(commonHeaders);
   expect(headers["permissions-policy"]).toContain("camera=()");
   expect(headers["x-powered-by"]).toBeUndefined();
+  // No browsing context group of its own, and so no new process on every arrival (decision 040).
+  expect(headers["cross-origin-opener-policy"]).toBeUndefined();
   expect(headers["content-security-policy-report-only"]).toBeUndefined();
   const policy = directives(headers["content-security-policy"] ?? "");
   expect(policy.get("script-src")?.at(-1)).toBe("'strict-dynamic'");

@@ -72,7 +72,8 @@ describe("applySecurityHeaders", () => {
     expect(headers.get("Content-Security-Policy")).toBe(contentSecurityPolicy("n0nce"));
     expect(headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
-    expect(headers.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
+    // A public page asks for no browsing context group of its own (decision 040).
+    expect(headers.has("Cross-Origin-Opener-Policy")).toBe(false);
     expect(headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
     expect(headers.get("Permissions-Policy")).toMatch(/camera=\(\)/);
   });
