@@ -1,10 +1,12 @@
 /**
  * `npm run build:content`: validates content/ and writes the typed modules the app imports
  * (app/content/generated/), with every raster image they name made responsive into public/media/
- * (scripts/lib/content/images.ts). A bad file fails it with one line per fault, naming the file,
+ * (scripts/lib/content/images.ts) and the Devanagari font cut to the Hindi articles' characters
+ * (scripts/lib/content/fonts.ts). A bad file fails it with one line per fault, naming the file,
  * the field and what is wrong; `--check` validates without writing (for `npm run check`).
  */
 import { resolve } from "node:path";
+import { type SubsetFonts, subsetDevanagariFonts } from "./lib/content/fonts";
 import { writeGenerated } from "./lib/content/generate";
 import { type MadeImages, makeImagesResponsive } from "./lib/content/images";
 import { formatFault, loadContent } from "./lib/content/load";
@@ -22,14 +24,19 @@ if (faults.length > 0) {
 }
 const files = Object.values(content).reduce((sum, entries) => sum + entries.length, 0);
 let images: MadeImages | undefined;
+let fonts: SubsetFonts | undefined;
 let written: string[] = [];
 if (!checkOnly) {
   images = await makeImagesResponsive(root, content);
+  fonts = await subsetDevanagariFonts(root, content);
   written = writeGenerated(root, content);
 }
 console.log(
   `content: ${files} files valid${checkOnly ? "" : `, ${written.length} modules written`} (${Math.round(performance.now() - started)} ms)` +
     (images
       ? `; ${images.images} raster images made responsive (${images.files} files in public/media/) in ${images.milliseconds} ms`
+      : "") +
+    (fonts
+      ? `; the Devanagari font cut to ${fonts.characters} characters (${fonts.bytes} B, two weights) in ${fonts.milliseconds} ms`
       : ""),
 );

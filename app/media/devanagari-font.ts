@@ -1,10 +1,11 @@
 /**
  * The Devanagari font's stylesheet, for the `links` of a route whose page has Hindi content
  * (`lang: hi`): `links: () => [...devanagariFontLinks]`. Only such pages load it; the font files
- * are the site's own (font-src 'self').
+ * are the site's own (font-src 'self'), cut by the content build to the characters the Hindi
+ * articles use (scripts/lib/content/fonts.ts).
  */
-import regularUrl from "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2";
-import boldUrl from "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-700-normal.woff2";
+import regularUrl from "~/content/generated/fonts/noto-sans-devanagari-400.woff2";
+import boldUrl from "~/content/generated/fonts/noto-sans-devanagari-700.woff2";
 import stylesheet from "~/styles/devanagari.css";
 
 /** Preloaded, so the `optional` faces are there for the first paint and nothing is swapped later. */

@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { HarfBuzz } from "harfbuzzjs";
+import subsetFont from "subset-font";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  FONTS_DIR,
+  fontFile,
+  subsetDevanagariFonts,
+  WEIGHTS,
+  wholeFontFile,
+} from "../../scripts/lib/content/fonts";
+import { type LoadedContent, type LoadedEntry, loadContent } from "../../scripts/lib/content/load";
+
+// The content build cuts the Devanagari faces to the Hindi articles' characters: every word of
+// every Hindi article must still shape to real glyphs (no .notdef box), conjuncts included.
+const root = resolve(import.meta.dirname, "../..");
+const scratch = mkdtempSync(join(tmpdir(), "devanagari-font-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const harfbuzz = createRequire(import.meta.url)("harfbuzzjs") as Promise<HarfBuzz>;
+
+/** The glyph ids HarfBuzz gives `text` in the font file (woff2 opened through subset-font). */
+async function glyphs(file: string, text: string): Promise<number[]> {
+  const hb = await harfbuzz;
+  const sfnt = await subsetFont(readFileSync(file), "", { targetFormat: "sfnt", keepAllGlyphs: true });
+  const blob = hb.createBlob(sfnt);
+  const face = hb.createFace(blob, 0);
+  const font = hb.createFont(face);
+  const buffer = hb.createBuffer();
+  buffer.addText(text);
+  buffer.guessSegmentProperties();
+  hb.shape(font, buffer);
+  const ids = buffer.json().map((glyph) => glyph.g);
+  for (const part of [buffer, font, face, blob]) part.destroy();
+  return ids;
+}
+
+/** The Devanagari words of a text (the faces' range: other characters come from another font). */
+const devanagariWords = (text: string) => text.match(/[\u0900-\u097f\u200c\u200d]+/g) ?? [];
+
+function hindiArticles(content: LoadedContent): LoadedEntry[] {
+  return content.insights.filter((entry) => entry.data.lang === "hi");
+}
+
+describe("the Devanagari font the content build cuts", () => {
+  it("shapes every word of every Hindi article in both weights, and is half the whole face or less", async () => {
+    const { content, faults } = await loadContent(root);
+    expect(faults).toEqual([]);
+    await subsetDevanagariFonts(root, content);
+    const articles = hindiArticles(content);
+    expect(articles.length).toBeGreaterThan(0);
+    const words = [
+      ...new Set(articles.flatMap((entry) => devanagariWords(`${JSON.stringify(entry.data)} ${entry.html}`))),
+    ];
+    expect(words.length).toBeGreaterThan(100);
+    for (const weight of WEIGHTS) {
+      const file = fontFile(join(root, FONTS_DIR), weight);
+      const missing = [];
+      for (const word of words) if ((await glyphs(file, word)).includes(0)) missing.push(word);
+      expect(missing, `${weight}: words with a .notdef glyph`).toEqual([]);
+      expect(readFileSync(file).length).toBeLessThanOrEqual(
+        readFileSync(wholeFontFile(root, weight)).length / 2 + 2048,
+      );
+    }
+  });
+
+  it("takes in a character an editor adds, and leaves out one no article uses", async () => {
+    const { content } = await loadContent(root);
+    const [first] = hindiArticles(content);
+    if (!first) throw new Error("content/ has no Hindi article");
+    const om = "ॐ";
+    expect(JSON.stringify(content.insights)).not.toContain(om);
+    await subsetDevanagariFonts(root, content, scratch);
+    expect(await glyphs(fontFile(scratch, "400"), om)).toContain(0);
+    const edited = { ...first, data: { ...first.data, title: `${om} ${String(first.data.title)}` } };
+    const withOm = {
+      ...content,
+      insights: content.insights.map((entry) => (entry === first ? edited : entry)),
+    };
+    await subsetDevanagariFonts(root, withOm, scratch);
+    for (const weight of WEIGHTS) expect(await glyphs(fontFile(scratch, weight), om)).not.toContain(0);
+  });
+});
