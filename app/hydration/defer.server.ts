@@ -8,9 +8,11 @@
  * one frame. `deferHydration` renames those preloads and turns the
  * module script inert; `headScript`, which runs in the head, puts back equal elements in
  * their places once the page has loaded (its images and font included, so the largest paint
- * is done) and the browser has reported its first contentful paint (where paint timing is
- * missing, or the tab was hidden, after two frames once visible; a last timer 5 s after load). The elements keep their positions and tags, so
- * hydration finds exactly the markup React rendered.
+ * is done), the browser has reported its first contentful paint (where paint timing is
+ * missing, or the tab was hidden, after two frames once visible) and the frames below have
+ * rendered the whole page, so that fetching and compiling the bundle does not compete with
+ * them for the phone's cores (a last timer 5 s after load starts it whatever the state). The
+ * elements keep their positions and tags, so hydration finds exactly the markup React rendered.
  *
  * The same script spreads the page's first style and layout over several frames. Until the
  * first paint, the stylesheet skips the rendering of what lies below the top of the page
@@ -52,7 +54,7 @@ else d.documentElement.classList.add("painted");\
 function renderRest(all){if(!skipping)return;if(!rest)rest=[].slice.call(d.querySelectorAll("${renderedLaterSelector}"));\
 var e;do{e=rest.shift();if(e)e.setAttribute("data-rendered","")}while(e&&all);\
 if(e){requestAnimationFrame(function(){renderRest(false)});return}\
-skipping=false;d.documentElement.classList.add("painted");w.removeEventListener("click",renderAll,true);w.removeEventListener("keydown",renderAll,true)}\
+skipping=false;d.documentElement.classList.add("painted");w.removeEventListener("click",renderAll,true);w.removeEventListener("keydown",renderAll,true);ready()}\
 function renderAll(){renderRest(true)}`;
 
 const startHydrationAfterPaint = `(function(){var d=document,w=window,done=false,painted=false,loaded=false;\
@@ -61,7 +63,7 @@ function start(){if(done)return;done=true;\
 d.querySelectorAll('link[rel="${inertPreloadRel}"]').forEach(function(o){var l=d.createElement("link");l.rel="modulepreload";l.href=o.href;o.replaceWith(l)});\
 var o=d.querySelector('script[type="${inertScriptType}"]');if(!o)return;var s=d.createElement("script");s.type="module";s.nonce=o.nonce;s.textContent=o.textContent;o.replaceWith(s)}\
 function onPaint(){if(painted)return;painted=true;requestAnimationFrame(function(){renderRest(false)});ready()}\
-function ready(){if(painted&&loaded)setTimeout(start,0)}\
+function ready(){if(painted&&loaded&&!skipping)setTimeout(start,0)}\
 function afterFrames(){requestAnimationFrame(function(){requestAnimationFrame(onPaint)})}\
 var P=w.PerformanceObserver;\
 if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0&&d.visibilityState==="visible"){\

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 
 // With JavaScript, the first frame lays out the header and the first section only; the rest of
@@ -75,6 +76,22 @@ test.describe("on a phone", () => {
         ).length,
     );
     expect(skipped).toBe(0);
+  });
+
+  test("the bundle starts once the rest has rendered, not beside it", async ({ page }) => {
+    // Records, when the head script puts the module script back, whether the page had rendered whole.
+    await page.addInitScript(() => {
+      new MutationObserver((_records, observer) => {
+        if (!document.querySelector('script[type="module"]')) return;
+        observer.disconnect();
+        (window as unknown as { atStart: boolean }).atStart =
+          document.documentElement.classList.contains("painted");
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto("/");
+    await page.waitForFunction(() => "atStart" in window);
+    expect(await page.evaluate(() => (window as unknown as { atStart: boolean }).atStart)).toBe(true);
+    await waitForHydration(page);
   });
 
   test("a key pressed before the rest has rendered renders all of it at once", async ({ page }) => {
