@@ -34,7 +34,12 @@ export async function subsetDevanagariFonts(
   folder = join(root, FONTS_DIR),
 ): Promise<SubsetFonts> {
   const started = performance.now();
-  const characters = [...new Set(ALWAYS + hindiText(content))].filter(inFontRange).sort().join("");
+  const range = fontRange(root);
+  const inRange = (character: string) => {
+    const code = character.codePointAt(0) ?? 0;
+    return range.some(([first, last]) => code >= first && code <= last);
+  };
+  const characters = [...new Set(ALWAYS + hindiText(content))].filter(inRange).sort().join("");
   mkdirSync(folder, { recursive: true });
   const stamp = join(folder, "characters.sha256");
   const hash = createHash("sha256").update(characters).digest("hex");
@@ -61,36 +66,25 @@ export const wholeFontFile = (root: string, weight: (typeof WEIGHTS)[number]) =>
     `node_modules/@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-${weight}-normal.woff2`,
   );
 
-/** The faces' `unicode-range` in app/styles/devanagari.css: the browser asks them for nothing else. */
-const FONT_RANGE = [
-  [0x0900, 0x097f],
-  [0x1cd0, 0x1cf9],
-  [0x200c, 0x200d],
-  [0x20a8, 0x20a8],
-  [0x20b9, 0x20b9],
-  [0x20f0, 0x20f0],
-  [0x25cc, 0x25cc],
-  [0xa830, 0xa839],
-  [0xa8e0, 0xa8ff],
-] as const;
-
-function inFontRange(character: string): boolean {
-  const code = character.codePointAt(0) ?? 0;
-  return FONT_RANGE.some(([first, last]) => code >= first && code <= last);
+/**
+ * The faces' `unicode-range`, read from their stylesheet: the browser asks them for nothing else,
+ * so no other character needs a glyph.
+ */
+function fontRange(root: string): Array<[number, number]> {
+  const css = readFileSync(join(root, "app/styles/devanagari.css"), "utf8");
+  const declared = /unicode-range:([^;]+);/.exec(css)?.[1];
+  if (!declared)
+    throw new Error("app/styles/devanagari.css: no unicode-range to cut the Devanagari faces to");
+  return declared.split(",").map((part) => {
+    const [first = "", last = first] = part.trim().replace(/^U\+/i, "").split("-");
+    return [Number.parseInt(first, 16), Number.parseInt(last, 16)];
+  });
 }
 
-/** Every string of every Hindi article: its fields and its body's HTML. */
+/** Every string of every Hindi article (its fields, as JSON keeps them) and its body's HTML. */
 function hindiText(content: LoadedContent): string {
-  const strings: string[] = [];
-  const collect = (value: unknown): void => {
-    if (typeof value === "string") strings.push(value);
-    else if (Array.isArray(value)) value.forEach(collect);
-    else if (value && typeof value === "object") Object.values(value).forEach(collect);
-  };
-  for (const entry of content.insights) {
-    if (entry.data.lang !== "hi") continue;
-    collect(entry.data);
-    strings.push(entry.html ?? "");
-  }
-  return strings.join("");
+  return content.insights
+    .filter((entry) => entry.data.lang === "hi")
+    .map((entry) => JSON.stringify(entry.data) + (entry.html ?? ""))
+    .join("");
 }
