@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { holdClientBundle } from "../support/client-bundle";
-import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { serveWithoutScripts } from "../support/no-script-page";
+import { isHydratedAndRendered } from "../support/page-clock";
 import { scrollYAtRest } from "../support/scroll";
 
 // A visitor who opens the home page at a deep anchor (a link to the privacy notice, or to the
@@ -99,10 +99,9 @@ async function restingPlace(page: Page, anchor: string) {
   });
 }
 
-/** Hydrated, its effects run (the services in their enhanced variant), fonts in, idle work done. */
+/** Hydrated, every section rendered, fonts in, idle work done. */
 async function settle(page: Page): Promise<void> {
-  await waitForHydration(page);
-  await expect(page.locator('#services [data-services-variant="disclosures"]')).toHaveCount(0);
+  await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
   await page.evaluate(async () => {
     await document.fonts.ready;
     await new Promise((next) => requestIdleCallback(next));

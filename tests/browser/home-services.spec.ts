@@ -1,3 +1,4 @@
+import { holdClientBundle } from "../support/client-bundle";
 import { expect, test } from "../support/fixtures";
 import { isHydratedAndRendered } from "../support/page-clock";
 
@@ -27,8 +28,10 @@ test.describe("services at 1280 px: vertical tabs", () => {
       "href",
       "#contact",
     );
-    // Only the visible panel's image is rendered, so hidden panels cost no bytes.
-    await expect(page.locator("#services img")).toHaveCount(1);
+    // Only the visible panel's image is rendered among the tabs, so hidden panels cost no bytes
+    // (the disclosures kept for narrow screens are not displayed, their image the same file).
+    await expect(page.locator("#services img:visible")).toHaveCount(1);
+    await expect(page.locator('#services [data-services-variant="tabs"] img')).toHaveCount(1);
     await expect(panel.getByRole("img")).toHaveJSProperty("complete", true);
   });
 
@@ -77,51 +80,63 @@ test.describe("services at 1280 px: vertical tabs", () => {
     await expect(panel).toHaveAccessibleName(/SaaS Development/);
     await expect(panel.getByRole("img")).toHaveAttribute("alt", /SaaS dashboard/);
     await expect(panel.getByRole("link", { name: "Explore SaaS Development" })).toBeVisible();
-    await expect(page.locator("#services img")).toHaveCount(1);
+    await expect(page.locator("#services img:visible")).toHaveCount(1);
   });
 
   test("769 px still shows tabs; 768 px switches to the accordion", async ({ page }) => {
     await page.setViewportSize({ width: 769, height: 800 });
     await page.goto("/");
     await expect(page.getByRole("tablist")).toBeVisible();
+    await expect(page.locator("#services details").first()).toBeHidden();
     await page.setViewportSize({ width: 768, height: 800 });
-    await expect(page.getByRole("tablist")).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Website Development" })).toHaveAttribute(
-      "aria-expanded",
+    await expect(page.getByRole("tablist")).toBeHidden();
+    await expect(page.locator("#services details[open] summary")).toHaveText(["Website Development"]);
+  });
+
+  test("the selected service stays selected across 768 px, both ways", async ({ page }) => {
+    await page.goto("/#services");
+    await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
+    await page.getByRole("tab", { name: "SaaS Development" }).click();
+    await page.setViewportSize({ width: 768, height: 800 });
+    await expect(page.locator("#services details[open] summary")).toHaveText(["SaaS Development"]);
+
+    await page.locator("#services summary", { hasText: "eCommerce Development" }).click();
+    await expect(page.locator("#services details[open] summary")).toHaveText(["eCommerce Development"]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByRole("tab", { name: "eCommerce Development" })).toHaveAttribute(
+      "aria-selected",
       "true",
     );
+    await expect(page.getByRole("tabpanel")).toHaveAccessibleName(/eCommerce Development/);
   });
 });
 
 test.describe("services at 375 px: accordion", () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
-  test("opens one service at a time", async ({ page }) => {
+  test("opens one service at a time, in the very elements the server sent", async ({ page }) => {
+    const release = await holdClientBundle(page);
     await page.goto("/#services");
-    await expect(page.getByRole("tablist")).toHaveCount(0);
-    const headers = page.locator("#services").getByRole("button");
-    await expect(headers).toHaveText(labels);
-    await expect(headers.first()).toHaveAttribute("aria-expanded", "true");
-    const regions = page.locator("#services").getByRole("region");
-    await expect(regions).toHaveCount(1);
-    await expect(regions).toHaveAccessibleName("Website Development");
-
+    const disclosures = page.locator("#services details");
+    await expect(disclosures.locator("summary")).toHaveText(labels);
+    await expect(page.locator("#services details[open] summary")).toHaveText(["Website Development"]);
+    await disclosures.evaluateAll((elements) => {
+      for (const element of elements) element.setAttribute("data-served", "");
+    });
+    release();
     await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
-    await headers.nth(3).click();
-    await expect(headers.nth(3)).toHaveAttribute("aria-expanded", "true");
-    await expect(headers.first()).toHaveAttribute("aria-expanded", "false");
-    await expect(regions).toHaveCount(1);
-    await expect(regions).toHaveAccessibleName("eCommerce Development");
-    await expect(regions.getByRole("link", { name: "Explore eCommerce Development" })).toBeVisible();
-    await expect(page.locator("#services img")).toHaveCount(1);
+    await expect(page.getByRole("tablist")).toBeHidden();
+    // Hydration removed and added nothing: the accordion is the server's disclosures.
+    await expect(page.locator("#services details[data-served]:visible")).toHaveCount(5);
 
-    // The header's controls point at its region.
-    const controls = await headers.nth(3).getAttribute("aria-controls");
-    await expect(page.locator(`#${controls}`)).toBeVisible();
+    await disclosures.nth(3).locator("summary").click();
+    await expect(page.locator("#services details[open] summary")).toHaveText(["eCommerce Development"]);
+    await expect(page.getByRole("link", { name: "Explore eCommerce Development" })).toBeVisible();
+    await expect(page.locator("#services img:visible")).toHaveCount(1);
 
-    await headers.nth(3).press("Enter");
-    await expect(headers.nth(3)).toHaveAttribute("aria-expanded", "false");
-    await expect(regions).toHaveCount(0);
+    // A header closes its own service with the keyboard too, leaving none open.
+    await disclosures.nth(3).locator("summary").press("Enter");
+    await expect(page.locator("#services details[open]")).toHaveCount(0);
   });
 });
 

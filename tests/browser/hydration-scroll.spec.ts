@@ -1,14 +1,14 @@
 import type { Page } from "@playwright/test";
 import { holdClientBundle } from "../support/client-bundle";
-import { waitForHydration } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
+import { isHydratedAndRendered } from "../support/page-clock";
 import { scrollYAtRest } from "../support/scroll";
 
 // A visitor who follows a navigation link at once, before the page's JavaScript has run,
 // lands on its section like one who follows it later, though the page hydrates while the
 // browser's smooth scroll is on its way. The bundle is held back until the click, so the click
-// always comes first; then the test waits for states only (hydrated, the services' served
-// disclosures gone, the page at rest).
+// always comes first; then the test waits for states only (hydrated, every section rendered,
+// the page at rest).
 
 const links = [
   { name: "Services", anchor: "services" },
@@ -44,8 +44,7 @@ async function distanceFromLanding(page: Page, anchor: string): Promise<number> 
 /** Clicks `name` on the hydrated page at the top, and checks the page comes to rest on `#anchor`. */
 async function landsAfterHydration(page: Page, name: string, anchor: string): Promise<void> {
   await page.goto("/");
-  await waitForHydration(page);
-  await expect(page.locator('[data-services-variant="disclosures"]')).toHaveCount(0);
+  await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
   await navLink(page, name).click();
   await expect(page).toHaveURL(new RegExp(`#${anchor}$`));
   await expect.poll(() => distanceFromLanding(page, anchor)).toBeLessThanOrEqual(2);
@@ -57,12 +56,10 @@ for (const { name, anchor } of links) {
 
     const release = await holdClientBundle(page);
     await page.goto("/");
-    await expect(page.locator('[data-services-variant="disclosures"]')).toBeAttached();
     await navLink(page, name).click();
     await expect(page).toHaveURL(new RegExp(`#${anchor}$`));
     release();
-    await waitForHydration(page);
-    await expect(page.locator('[data-services-variant="disclosures"]')).toHaveCount(0);
+    await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
     await expect
       .poll(() => distanceFromLanding(page, anchor), {
         message: `the page rests on #${anchor} (px away from where a click after hydration lands)`,
@@ -81,8 +78,7 @@ test.describe("under reduced motion", () => {
     await navLink(page, "LET'S TALK").click();
     await expect(page).toHaveURL(/#contact$/);
     release();
-    await waitForHydration(page);
-    await expect(page.locator('[data-services-variant="disclosures"]')).toHaveCount(0);
+    await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
     await expect.poll(() => distanceFromLanding(page, "contact")).toBeLessThanOrEqual(2);
   });
 });

@@ -1,13 +1,13 @@
-/** The services as native `<details>` disclosures, rendered on the server only: the markup without JavaScript and on narrow screens before hydration. */
+/** The services as native `<details>` disclosures, rendered on the server only: the accordion without JavaScript and at 768 px or less. */
 import { ChevronIcon } from "~/components/home/chevron-icon";
 import { useHomeContent } from "~/components/home/home-content";
 import { ServiceBody } from "~/components/home/service-body";
 
 /**
- * The markup without JavaScript (and before hydration on narrow screens): native exclusive
- * `<details>`, the first one open, so every service is reachable at every width. Closed
- * panels' lazy images are not fetched. Server-only: hydration adopts the server's markup and
- * the enhanced variant replaces it, so it never ships as JavaScript.
+ * The accordion: native exclusive `<details>`, the first one open, so every service is
+ * reachable at every width without JavaScript, and one is open at a time. Closed panels' lazy
+ * images are not fetched. Server-only: hydration adopts the server's markup as it is, so it
+ * never ships as JavaScript (services-showcase keeps it in step with the tabs).
  */
 export function ServicesDisclosures() {
   return <DisclosureList />;
