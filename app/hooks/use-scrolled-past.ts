@@ -1,16 +1,44 @@
-/** A hook that says whether the page is scrolled past an offset. */
-import { useSyncExternalStore } from "react";
+/** A hook that says whether the page is scrolled past an offset, without reading the scroll position. */
+import { useMemo, useSyncExternalStore } from "react";
 
-function subscribe(onChange: () => void) {
-  window.addEventListener("scroll", onChange, { passive: true });
-  return () => window.removeEventListener("scroll", onChange);
+/**
+ * An invisible marker, `offset` px tall at the top of the document, leaves the viewport exactly
+ * when the page is scrolled past `offset` (at `offset` it still touches the viewport's edge,
+ * which counts as intersecting), and an IntersectionObserver says so once the browser has laid
+ * the page out anyway. Reading `window.scrollY` instead makes the browser lay the page out
+ * there and then: during hydration, after its first changes to the page, that was a layout of
+ * the whole page inside one long task (docs/performance.md, "Where the home page's long tasks
+ * come from").
+ */
+function scrolledPastStore(offset: number) {
+  let scrolled = false;
+  return {
+    subscribe(onChange: () => void) {
+      const marker = document.createElement("div");
+      Object.assign(marker.style, {
+        position: "absolute",
+        top: "0",
+        width: "1px",
+        height: `${offset}px`,
+        visibility: "hidden",
+      });
+      document.body.append(marker);
+      const observer = new IntersectionObserver(([entry]) => {
+        if (entry) scrolled = !entry.isIntersecting;
+        onChange();
+      });
+      observer.observe(marker);
+      return () => {
+        observer.disconnect();
+        marker.remove();
+      };
+    },
+    getSnapshot: () => scrolled,
+  };
 }
 
-/** Whether the page is scrolled more than `offset` pixels; false on the server. */
+/** Whether the page is scrolled more than `offset` pixels; false on the server and until the browser first says. */
 export function useScrolledPast(offset: number): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => window.scrollY > offset,
-    () => false,
-  );
+  const store = useMemo(() => scrolledPastStore(offset), [offset]);
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, () => false);
 }
