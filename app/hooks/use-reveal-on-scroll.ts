@@ -13,7 +13,9 @@ export const revealClasses = { pending: "reveal", shown: "reveal-shown" } as con
  *
  * Where each element stands comes from the observer's first report, which the browser makes
  * after its next layout: measuring the elements here, inside hydration's commit, forced a
- * layout of the whole page in the middle of hydration.
+ * layout of the whole page in the middle of hydration. For the same reason the report reads
+ * the viewport's height once, before it changes a class: read after each change, it made the
+ * browser lay the page out again for every element.
  */
 export function useRevealOnScroll(): void {
   useEffect(() => {
@@ -21,12 +23,13 @@ export function useRevealOnScroll(): void {
     const elements = Array.from(document.querySelectorAll<HTMLElement>("[data-reveal]"));
     const observer = new IntersectionObserver(
       (entries) => {
+        const viewportHeight = window.innerHeight;
         for (const { target, boundingClientRect: box, isIntersecting } of entries) {
           if (target.classList.contains(revealClasses.pending)) {
             if (!isIntersecting) continue;
             target.classList.add(revealClasses.shown);
             observer.unobserve(target);
-          } else if (box.top < window.innerHeight && box.bottom > 0) {
+          } else if (box.top < viewportHeight && box.bottom > 0) {
             // On screen (the margin below aside) at the observer's first report: never hidden.
             observer.unobserve(target);
           } else {
