@@ -1,18 +1,16 @@
 /** The floating 'Back to top' link. */
 import type { MouseEvent } from "react";
-import { useHydrated } from "~/hooks/use-hydrated";
 import { useScrolledPast } from "~/hooks/use-scrolled-past";
 import { replaceUrlHash } from "~/hooks/use-url-hash";
 import { prefersReducedMotion } from "~/utils/motion";
 
 /**
  * A floating link back to the top. Without JavaScript it is always there (`#top` is the top
- * of the document); with it, it shows once the page is scrolled and scrolls smoothly.
+ * of the document); with it, it hides once the browser says the page is at the top, and
+ * scrolls smoothly.
  */
 export function ScrollToTop() {
-  const hydrated = useHydrated();
-  const scrolled = useScrolledPast(0);
-  const hidden = hydrated && !scrolled;
+  const hidden = useScrolledPast(0) === false;
 
   const scrollToTop = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();

@@ -25,7 +25,7 @@ export function SiteHeader() {
   const { pathname } = useLocation();
   const onHomePage = pathname === "/";
   const activeAnchor = useActiveAnchor(onHomePage);
-  const scrolled = useScrolledPast(SCROLLED_THRESHOLD_PX);
+  const scrolled = useScrolledPast(SCROLLED_THRESHOLD_PX) === true;
 
   return (
     <header

@@ -11,7 +11,7 @@ import { useMemo, useSyncExternalStore } from "react";
  * come from").
  */
 function scrolledPastStore(offset: number) {
-  let scrolled = false;
+  let scrolled: boolean | undefined;
   return {
     subscribe(onChange: () => void) {
       const marker = document.createElement("div");
@@ -37,8 +37,14 @@ function scrolledPastStore(offset: number) {
   };
 }
 
-/** Whether the page is scrolled more than `offset` pixels; false on the server and until the browser first says. */
-export function useScrolledPast(offset: number): boolean {
+/**
+ * Whether the page is scrolled more than `offset` pixels: `undefined` on the server and until
+ * the browser first says, a frame after hydration. Until then the component keeps what the
+ * server rendered: a visitor may have scrolled before the page hydrated, and a guess of "not
+ * scrolled" would change the page under their finger (a tap that forces React to hydrate at
+ * once would then land on whatever the guess revealed).
+ */
+export function useScrolledPast(offset: number): boolean | undefined {
   const store = useMemo(() => scrolledPastStore(offset), [offset]);
-  return useSyncExternalStore(store.subscribe, store.getSnapshot, () => false);
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, () => undefined);
 }

@@ -1,6 +1,8 @@
 import { footerGroups } from "~/content/footer";
 import { formatAddress, site } from "~/content/site";
+import { holdClientBundle } from "../support/client-bundle";
 import { expect, test } from "../support/fixtures";
+import { isHydratedAndRendered } from "../support/page-clock";
 
 test.describe("scroll-to-top", () => {
   test("appears once scrolled and scrolls smoothly back to the top", async ({ page }) => {
@@ -33,6 +35,63 @@ test.describe("scroll-to-top", () => {
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.getByRole("link", { name: "Back to top" }).click();
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  // On a slow phone a visitor reads and scrolls before the page hydrates, then taps the link.
+  // The tap's first event makes React hydrate the footer at once; had the hydrated link hidden
+  // itself until the browser said where the page is, the rest of the tap (the click) would land
+  // on the footer beneath it (at once under reduced motion, where nothing fades). The test taps
+  // as that first event does, in the page, the moment the router exists (before that the page
+  // keeps such events from React), while the footer is not hydrated yet.
+  test("scrolled before the page hydrates, a tap that makes it hydrate leaves the link shown under the finger", async ({
+    page,
+  }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.addInitScript(() => {
+      const report = (value: string[]) => Object.assign(window, { __linkAfterTap: value });
+      const tap = () => {
+        const link = document.querySelector<HTMLElement>("footer a[href='#top']");
+        if (!link || Object.keys(link).some((key) => key.startsWith("__reactFiber$"))) {
+          report(["the link was hydrated before the tap"]);
+          return;
+        }
+        const seen: string[] = [];
+        const look = (when: string) =>
+          seen.push(`${when}: ${link.checkVisibility({ visibilityProperty: true }) ? "shown" : "hidden"}`);
+        link.dispatchEvent(
+          new PointerEvent("pointerdown", { bubbles: true, cancelable: true, composed: true }),
+        );
+        look("at once");
+        // After React's synchronous work for the event, then at the next frame.
+        setTimeout(() => {
+          look("after the event's work");
+          requestAnimationFrame(() => {
+            look("at the next frame");
+            report(seen);
+          });
+        }, 0);
+      };
+      let router: unknown;
+      Object.defineProperty(window, "__remixRouter", {
+        configurable: true,
+        get: () => router,
+        set: (value) => {
+          router = value;
+          queueMicrotask(tap);
+        },
+      });
+    });
+    const release = await holdClientBundle(page);
+    await page.goto("/");
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    release();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __linkAfterTap?: string[] }).__linkAfterTap))
+      .toEqual(["at once: shown", "after the event's work: shown", "at the next frame: shown"]);
+    await expect.poll(() => isHydratedAndRendered(page)).toBe(true);
+    await page.getByRole("link", { name: "Back to top" }).click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
   });
 
   test.describe("without JavaScript", () => {
