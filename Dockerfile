@@ -2,7 +2,7 @@
 
 # The site as a container: `docker build -t nirmaan-site .` then
 # `docker run -p 3000:3000 -e SITE_URL=https://www.example.com nirmaan-site`.
-# tests/e2e/docker-image.spec.ts mirrors the final stage without Docker: keep the two in step.
+# tests/integration/docker-image.spec.ts mirrors the final stage without Docker: keep the two in step.
 
 # Node 24, the LTS line with security fixes until April 2028 (Node 20 reached its end of life on
 # 2026-04-30). The tests run on Node 20 as well: the code keeps to what both support.
