@@ -1,20 +1,30 @@
 /**
- * `npm run check`: every path of app/, server/, scripts/, bench/ or tests/ that README.md or a
- * document of docs/ (not docs/decisions/) names in backticks exists (the rule: scripts/lib/doc-paths.ts).
+ * `npm run check`: the documents name what the code has. Every path of app/, server/, scripts/,
+ * bench/ or tests/ that README.md or a document of docs/ (not docs/decisions/) names in backticks
+ * exists (scripts/lib/doc-paths.ts), and every variable app/env.server.ts reads is in
+ * .env.example and docs/configuration.md (scripts/lib/env-docs.ts).
  *
- * Prints each missing path as `file:line: `path` does not exist` and exits 1 if there is one.
+ * Prints each fault on its own line and exits 1 if there is one.
  * Usage: vite-node scripts/check-doc-paths.ts [root]   (default: this checkout)
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkDocPaths } from "./lib/doc-paths";
+import { checkEnvDocs } from "./lib/env-docs";
 
 const root = resolve(process.argv[2] ?? dirname(dirname(fileURLToPath(import.meta.url))));
-const faults = checkDocPaths(root);
-for (const fault of faults) console.error(fault);
-if (faults.length > 0) {
+const missingPaths = checkDocPaths(root);
+for (const fault of missingPaths) console.error(fault);
+if (missingPaths.length > 0) {
   console.error(
-    `${faults.length} missing path(s) in the documents: name the file as it is now, or drop the backticks where it is not a path of the code`,
+    `${missingPaths.length} missing path(s) in the documents: name the file as it is now, or drop the backticks where it is not a path of the code`,
   );
-  process.exit(1);
 }
+const missingVariables = checkEnvDocs(root);
+for (const fault of missingVariables) console.error(fault);
+if (missingVariables.length > 0) {
+  console.error(
+    `${missingVariables.length} variable(s) missing from the configuration's documents: add each to .env.example and to docs/configuration.md's table, with what it does and its default`,
+  );
+}
+if (missingPaths.length + missingVariables.length > 0) process.exit(1);

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkDocPaths, findMissingPaths, looksLikeCodePath } from "../../scripts/lib/doc-paths";
+import { checkEnvDocs, variablesRead } from "../../scripts/lib/env-docs";
 import { runCheckScript } from "../support/check-script";
 
 const missing = (markdown: string, present: string[] = []) =>
@@ -94,4 +95,88 @@ describe("scripts/check-doc-paths.ts", () => {
     expect(failed.stderr).toContain("docs/server.md:3: `server/services.ts` does not exist");
     expect(failed.stderr).not.toContain("server/index.ts");
   }, 60_000);
+});
+
+describe("the configuration's documents (npm run check)", () => {
+  let root: string | undefined;
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A checkout whose env module reads PORT, NODE_ENV and TRUST_PROXY, and whose documents list `documented`. */
+  function checkout(documented: { example: string[]; table: string[] }): string {
+    const dir = mkdtempSync(join(tmpdir(), "env-docs-"));
+    mkdirSync(join(dir, "app"), { recursive: true });
+    mkdirSync(join(dir, "docs"), { recursive: true });
+    writeFileSync(
+      join(dir, "app", "env.server.ts"),
+      [
+        "const schema = {",
+        "  PORT: z.coerce.number().default(3000),",
+        '  NODE_ENV: z.enum(["development", "production"]).default("production"),',
+        "  /** Nested: not a variable. */",
+        "  TRUST_PROXY: z.object({",
+        "    NESTED: z.string(),",
+        "  }),",
+        "} satisfies Record<string, z.ZodType>;",
+        "const legacy = source.TRUST_PROXY;",
+      ].join("\n"),
+    );
+    writeFileSync(join(dir, ".env.example"), documented.example.map((line) => `${line}\n`).join(""));
+    writeFileSync(
+      join(dir, "docs", "configuration.md"),
+      ["| variable | meaning |", "|---|---|", ...documented.table.map((name) => `| \`${name}\` | … |`)].join(
+        "\n",
+      ),
+    );
+    return dir;
+  }
+
+  it("reads the schema's keys, not what is nested in them", () => {
+    root = checkout({ example: [], table: [] });
+    expect(variablesRead(readFileSync(join(root, "app", "env.server.ts"), "utf8"))).toEqual([
+      "PORT",
+      "NODE_ENV",
+      "TRUST_PROXY",
+    ]);
+  });
+
+  it("names a variable missing from .env.example or from the table, and nothing when both list it", () => {
+    root = checkout({
+      example: ["PORT=3000", "# NODE_ENV=production", "TRUST_PROXY=0"],
+      table: ["PORT", "TRUST_PROXY"],
+    });
+    expect(checkEnvDocs(root)).toEqual([
+      "docs/configuration.md: NODE_ENV is read by app/env.server.ts but not in its table",
+    ]);
+    rmSync(root, { recursive: true, force: true });
+    root = checkout({ example: ["PORT=3000", "TRUST_PROXY=0"], table: ["PORT", "NODE_ENV", "TRUST_PROXY"] });
+    expect(checkEnvDocs(root)).toEqual([
+      ".env.example: NODE_ENV is read by app/env.server.ts but not listed",
+    ]);
+  });
+
+  it("the script exits 1 naming the missing variable, and 0 once both documents have it", async () => {
+    root = checkout({ example: ["PORT=3000", "TRUST_PROXY=0"], table: ["PORT", "TRUST_PROXY"] });
+    const run = () => runCheckScript("scripts/check-doc-paths.ts", [root as string]);
+    const failed = await run();
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(".env.example: NODE_ENV is read by app/env.server.ts but not listed");
+    expect(failed.stderr).toContain(
+      "docs/configuration.md: NODE_ENV is read by app/env.server.ts but not in its table",
+    );
+
+    writeFileSync(join(root, ".env.example"), "PORT=3000\nNODE_ENV=production\nTRUST_PROXY=0\n");
+    writeFileSync(
+      join(root, "docs", "configuration.md"),
+      "| variable | meaning |\n|---|---|\n| `PORT` | … |\n| `NODE_ENV` | … |\n| `TRUST_PROXY` | … |\n",
+    );
+    expect(await run()).toEqual({ code: 0, stderr: "" });
+  }, 60_000);
+});
+
+describe("this checkout's configuration documents", () => {
+  it("list every variable app/env.server.ts reads", () => {
+    expect(checkEnvDocs(process.cwd())).toEqual([]);
+  });
 });
