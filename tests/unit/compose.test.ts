@@ -1,9 +1,17 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { guideNginxBlock } from "../support/nginx-guide";
 
 const nginx = readFileSync("deploy/nginx.conf", "utf8");
 const compose = readFileSync("compose.yaml", "utf8");
+
+interface ComposeFile {
+  services: Record<string, { build?: string; volumes?: string[] }>;
+  volumes?: Record<string, unknown>;
+}
+/** compose.yaml as Docker Compose reads it, the `<<: *site` merge keys applied. */
+const composed = parse(compose, { merge: true }) as ComposeFile;
 
 /** The settings of a piece of nginx configuration: its lines without comments, blank lines or braces alone. */
 function settings(text: string): string[] {
@@ -30,5 +38,19 @@ describe("compose.yaml and deploy/nginx.conf", () => {
     const nginxAddress = /ipv4_address: (\S+)/.exec(compose)?.[1];
     expect(trusted).toBeDefined();
     expect(trusted).toBe(nginxAddress);
+  });
+
+  it("gives each replica a named data volume of its own, so its spool outlives `docker compose down`", () => {
+    const replicas = Object.entries(composed.services).filter(([, service]) => service.build === ".");
+    expect(replicas.length).toBeGreaterThanOrEqual(2);
+    const dataVolumes = replicas.map(([name, service]) => {
+      const mount = (service.volumes ?? []).find((volume) => volume.endsWith(":/app/data"));
+      return { name, volume: mount?.slice(0, -":/app/data".length) };
+    });
+    for (const { volume } of dataVolumes) {
+      expect(volume).toBeDefined();
+      expect(Object.keys(composed.volumes ?? {})).toContain(volume);
+    }
+    expect(new Set(dataVolumes.map(({ volume }) => volume)).size).toBe(replicas.length);
   });
 });
