@@ -3,6 +3,7 @@
  * and the campaign a message may name. Why a plain link: docs/decisions/039-enquiry-reference.md.
  */
 import { site } from "~/content/site";
+import { firstCharacters } from "~/text/first-characters";
 
 export const whatsAppChat = {
   label: "Chat on WhatsApp",
@@ -13,7 +14,7 @@ export const whatsAppChat = {
 /** WhatsApp's form of a number: digits only, country code first (no leading zero), 8 to 15 digits. */
 export const WHATSAPP_NUMBER = /^[1-9][0-9]{7,14}$/;
 
-/** The most characters of a campaign's name a message carries. */
+/** The most characters (code points, as the beacon's `u` pattern counts them) of a campaign's name a message carries. */
 export const MAX_CAMPAIGN_LENGTH = 40;
 
 /** The link to chat with `number` over `text`, or null when there is no number in WhatsApp's form. */
@@ -30,15 +31,15 @@ export function whatsAppHref(): string | null {
 /**
  * A campaign's name as a message may carry it: letters (with their marks, as Devanagari's
  * vowel signs), digits, spaces, `-` and `_` only (the
- * rest dropped, runs of spaces made one), at most 40 characters; null when nothing is left.
+ * rest dropped, runs of spaces made one), at most 40 characters (code points, so a pair such as
+ * `𝐀` is kept whole or left out); null when nothing is left.
  */
 export function campaignWords(value: string | null | undefined): string | null {
-  const words = (value ?? "")
+  const cleaned = (value ?? "")
     .replace(/[^\p{L}\p{M}\p{N} _-]/gu, "")
     .replace(/ +/g, " ")
-    .trim()
-    .slice(0, MAX_CAMPAIGN_LENGTH)
     .trim();
+  const words = firstCharacters(cleaned, MAX_CAMPAIGN_LENGTH).trim();
   return words === "" ? null : words;
 }
 

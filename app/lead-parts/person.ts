@@ -7,7 +7,10 @@ import type { Enquiry } from "~/lead-parts/enquiry";
 /** A person as an operator names one: by e-mail address, or by phone number with its country code. */
 export type PersonQuery = { kind: "email"; address: string } | { kind: "phone"; digits: string };
 
-const ADDRESS = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+/** The longest address SMTP carries (RFC 5321): longer text names no person, and is not read further. */
+const MAX_QUERY_LENGTH = 254;
+/** One `@` between two runs that cannot hold one: a single way to match, so linear in the text. */
+const ADDRESS = /^[^\s@,]+@([^\s@,]+)$/;
 /** E.164 allows at most 15 digits; fewer than 6 could not tell one person from many. */
 const PHONE = /^\+?([0-9]{6,15})$/;
 
@@ -17,11 +20,18 @@ const PHONE = /^\+?([0-9]{6,15})$/;
  */
 export function parsePersonQuery(text: string): PersonQuery | null {
   const trimmed = text.trim();
+  if (trimmed.length > MAX_QUERY_LENGTH) return null;
   if (trimmed.includes("@")) {
-    return ADDRESS.test(trimmed) ? { kind: "email", address: trimmed.toLowerCase() } : null;
+    return isAddress(trimmed) ? { kind: "email", address: trimmed.toLowerCase() } : null;
   }
   const phone = PHONE.exec(trimmed.replace(/[\s().-]/g, ""));
   return phone?.[1] ? { kind: "phone", digits: phone[1].replace(/^0+/, "") } : null;
+}
+
+/** `local@domain`, the domain with a dot that has a character on each side (`example.in`). */
+function isAddress(text: string): boolean {
+  const domain = ADDRESS.exec(text)?.[1];
+  return domain?.slice(1, -1).includes(".") === true;
 }
 
 /**

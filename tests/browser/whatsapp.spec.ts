@@ -105,6 +105,28 @@ for (const width of [1280, 375]) {
   });
 }
 
+test("a campaign of 40 characters whose last is a surrogate pair is named whole in the chat, and the tap is counted", async ({
+  page,
+  context,
+}) => {
+  // 39 UTF-16 units then `𝐀` (two units): a cut by units would end inside the pair.
+  const campaign = `${randomUUID().slice(0, 8)}${"a".repeat(31)}𝐀`;
+  await page.goto(`/?utm_campaign=${encodeURIComponent(`${campaign}more`)}#contact`);
+  await waitForHydration(page);
+  const opened: string[] = [];
+  await context.route("https://wa.me/**", async (route) => {
+    opened.push(route.request().url());
+    await route.fulfill({ contentType: "text/html", body: "<title>WhatsApp</title>" });
+  });
+  const popup = context.waitForEvent("page");
+  await links(page).contact.click();
+  await (await popup).close();
+  expect(opened).toEqual([
+    `https://wa.me/919886041725?text=${encodeURIComponent(`${GREETING} (${campaign})`)}`,
+  ]);
+  await expect.poll(vitals, { timeout: 20_000 }).toMatch(new RegExp(`^${campaign}\\s+1$`, "mu"));
+});
+
 test("the privacy policy names WhatsApp as a way to reach the agency", async ({ page }) => {
   await page.goto("/privacy-policy");
   await expect(page.getByText("You can also reach us on WhatsApp, at +91 98860 41725")).toBeVisible();

@@ -187,6 +187,18 @@ const FIXTURES = [
     clickId: "",
     source: { landing: "/" },
   },
+  {
+    label: "a name and a message a spreadsheet would read as a number and a date",
+    receivedAt: "2026-02-04T08:00:00.000Z",
+    state: "inbox",
+    emailjs: "",
+    webhook: "",
+    enquiry: { name: "0000123", message: "01/02" },
+    shown: { name: "'0000123", message: "'01/02" },
+    sourceLine: "direct",
+    clickId: "",
+    source: { landing: "/" },
+  },
 ] as const;
 
 /** Writes the fixtures as the folder store keeps them; the stored leads by label. */
@@ -282,23 +294,23 @@ async function checkExports(cli: Cli, stored: Map<string, Stored>) {
       if (!fixture || !lead) throw new Error(`no fixture ${label}`);
       return expectedRow(fixture, lead);
     });
-  const [plain, formulas, hindi, spam, webhookFailed, plusMinus, atTab, webhookOnly] = FIXTURES.map(
+  const [plain, formulas, hindi, spam, webhookFailed, plusMinus, atTab, webhookOnly, values] = FIXTURES.map(
     (fixture) => fixture.label,
-  ) as [string, string, string, string, string, string, string, string];
+  ) as [string, string, string, string, string, string, string, string, string];
 
   // Every lead but the quarantine, oldest first, cell by cell.
   expect(await exportRows(cli, [])).toEqual(
-    rowsOf(plain, formulas, hindi, webhookFailed, plusMinus, atTab, webhookOnly),
+    rowsOf(plain, formulas, hindi, webhookFailed, plusMinus, atTab, webhookOnly, values),
   );
   // From the first millisecond of 11 January in UTC.
   expect(await exportRows(cli, ["--since", "2026-01-11"])).toEqual(
-    rowsOf(hindi, webhookFailed, plusMinus, atTab, webhookOnly),
+    rowsOf(hindi, webhookFailed, plusMinus, atTab, webhookOnly, values),
   );
   expect(await exportRows(cli, ["--state", "sent"])).toEqual(rowsOf(plain, formulas));
   // The lead's own state: failed at the webhook though EmailJS has it.
   expect(await exportRows(cli, ["--state", "failed"])).toEqual(rowsOf(hindi, webhookFailed));
   expect(await exportRows(cli, ["--state", "pending"])).toEqual(rowsOf(plusMinus, webhookOnly));
-  expect(await exportRows(cli, ["--state", "inbox", "--since", "2026-02-02"])).toEqual(rowsOf(atTab));
+  expect(await exportRows(cli, ["--state", "inbox", "--since", "2026-02-02"])).toEqual(rowsOf(atTab, values));
   expect(await exportRows(cli, ["--spam"])).toEqual(rowsOf(spam));
   expect(await exportRows(cli, ["--state", "spam"])).toEqual(rowsOf(spam));
   expect(await exportRows(cli, ["--spam", "--since", "2026-01-21"])).toEqual([]);

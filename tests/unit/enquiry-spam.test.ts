@@ -30,6 +30,23 @@ describe("people named by an operator", () => {
     }
   });
 
+  it("reads text built to make a pattern backtrack in one pass: a 256 KB argument is no person", () => {
+    // Each took minutes with the old address pattern (quadratic in the dots after the `@`).
+    const size = 256 * 1024;
+    for (const text of [`a@${".".repeat(size)}@`, `a@${"a.".repeat(size / 2)},`, `+${"9".repeat(size)}`]) {
+      expect(parsePersonQuery(text)).toBeNull();
+    }
+    const longest = `${"a".repeat(64)}@${"b".repeat(186)}.in`;
+    expect(parsePersonQuery(longest)).toEqual({ kind: "email", address: longest });
+    expect(parsePersonQuery(`a${longest}`)).toBeNull();
+    expect(parsePersonQuery("asha@.in")).toBeNull();
+    expect(parsePersonQuery("asha@in.")).toBeNull();
+    expect(parsePersonQuery("asha@mail.example.in")).toEqual({
+      kind: "email",
+      address: "asha@mail.example.in",
+    });
+  });
+
   it("matches a phone by country code and number, with or without a national trunk zero", () => {
     expect(phoneDigits({ countryCode: "91", phoneNumber: "09876543210" })).toBe("919876543210");
     expect(phoneDigits({ countryCode: "044", phoneNumber: "7700900123" })).toBe("447700900123");

@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import { type Lead, newLead } from "~/leads/lead";
-import { writeLeadsCsv } from "~/leads/operations/leads-csv";
+import { asSpreadsheetText, writeLeadsCsv } from "~/leads/operations/leads-csv";
 
 // The export as a spreadsheet would read it: split on this file's `,` with its quotes, and also
 // split on another separator (`;` in most European locales, a tab) with no regard for them,
@@ -94,5 +94,51 @@ describe("the CSV export against formula injection", () => {
       ["'+44", "'919876543210"],
       ["'0091", ""],
     ]);
+  });
+
+  it("marks as text, with a leading ' and quotes, a cell a spreadsheet would read as a number, date or boolean", async () => {
+    const csv = await exportOf([
+      { name: "0000123", message: "1e5" },
+      { name: "01/02", message: "Jan 2" },
+      { name: "1 1/2", message: "10:30 pm" },
+      { name: "TRUE", message: "12%" },
+    ]);
+    expect(csv).toContain(`,"'0000123",`);
+    expect(csv).toContain(`,"'1e5",`);
+    expect(cellsOf(csv, ["name", "message"])).toEqual([
+      ["'0000123", "'1e5"],
+      ["'01/02", "'Jan 2"],
+      ["'1 1/2", "'10:30 pm"],
+      ["'TRUE", "'12%"],
+    ]);
+  });
+});
+
+describe("a visitor's text as a spreadsheet cell", () => {
+  it("gets one ' when a spreadsheet would read it as a value, and none otherwise", () => {
+    for (const value of [
+      "0000123",
+      "1e5",
+      "01/02",
+      "2026-01-05",
+      "2 March 2026",
+      "₹500",
+      "(123)",
+      "1,5",
+      "false",
+    ]) {
+      expect(asSpreadsheetText(value), value).toBe(`'${value}`);
+    }
+    // A formula character first already gives the cell its '.
+    expect(asSpreadsheetText("-5")).toBe("'-5");
+    expect(asSpreadsheetText("+91 98765")).toBe("'+91 98765");
+    for (const value of ["Meera Iyer", "May", "3 pages", "Asha 2", "Need an app by 01/02", "", "O'Brien"]) {
+      expect(asSpreadsheetText(value), value).toBe(value);
+    }
+  });
+
+  it("reads a long message in one pass", () => {
+    const long = `${"1 ".repeat(100_000)}x`;
+    expect(asSpreadsheetText(long)).toBe(long);
   });
 });

@@ -38,6 +38,14 @@ describe("WhatsApp click-to-chat", () => {
     expect(campaignWords("दिवाली_ऑफ़र")).toBe("दिवाली_ऑफ़र");
     expect(campaignWords("a".repeat(60))).toHaveLength(40);
   });
+
+  it("cuts a campaign at a character, never inside a surrogate pair, so its link can be made", () => {
+    const campaign = campaignWords(`${"a".repeat(39)}𝐀𝐁`);
+    expect(campaign).toBe(`${"a".repeat(39)}𝐀`);
+    expect(() => encodeURIComponent(`${campaign}`)).not.toThrow();
+    expect(parseTapBeacon({ tap: "whatsapp", route: "/", device: "mobile", campaign })).not.toBeNull();
+    expect(campaignWords("𝐀".repeat(50))).toBe("𝐀".repeat(40));
+  });
 });
 
 describe("a WhatsApp tap as a field metric", () => {

@@ -29,12 +29,36 @@ const FORMULA_START = "=+\\-@\\t\\r\\uFF1D\\uFF0B\\uFF0D\\uFF20";
  */
 const CELL_STARTING_A_FORMULA = new RegExp(`(?<=^|[;,\\t\\r\\n])(?=[ "]*[${FORMULA_START}])`, "g");
 
-/** A cell a spreadsheet must read as one text, whatever separator it splits on: quoted. */
-const QUOTED = new RegExp(`[;,\\n${FORMULA_START}]`);
+/**
+ * A cell a spreadsheet must read as one text, whatever separator it splits on: quoted. So is
+ * one the export marks as text with a leading `'`, for an import told to keep quoted cells as text.
+ */
+const QUOTED = new RegExp(`[;,\\n${FORMULA_START}]|^'`);
 
-/** A text the visitor wrote, made safe for a spreadsheet: no cell of it can start a formula. */
+/** English month names and their short forms, which a spreadsheet reads in a date (`Jan 2`, `2 March 2026`). */
+const MONTH =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/gi;
+/** What is left of a number, date, time, fraction, percentage or amount once its month names and AM/PM are taken out. */
+const NUMBER_OR_DATE = /^[0-9 .,/:%+\-eE()$€£¥₹]*$/;
+
+/**
+ * Whether a spreadsheet would read the text as a value, not as written: a number (`0000123`
+ * loses its zeros, `1e5` is 100000), a date or time (`01/02`, `Jan 2`, `10:30 pm`), a fraction,
+ * a percentage, an amount, or TRUE/FALSE. Any text of digits and those signs counts.
+ */
+function readAsValue(value: string): boolean {
+  if (/^ *(?:true|false) *$/i.test(value)) return true;
+  if (!/[0-9]/.test(value)) return false;
+  return NUMBER_OR_DATE.test(value.replace(MONTH, "").replace(/\b[ap]\.?m?\.?(?= |$)/gi, ""));
+}
+
+/**
+ * A text the visitor wrote, made safe for a spreadsheet: no cell of it can start a formula, and
+ * one a spreadsheet would read as a number or date starts with `'`, its mark for text.
+ */
 export function asSpreadsheetText(value: string): string {
-  return value.replace(CELL_STARTING_A_FORMULA, "'");
+  const neutralised = value.replace(CELL_STARTING_A_FORMULA, "'");
+  return !neutralised.startsWith("'") && readAsValue(neutralised) ? `'${neutralised}` : neutralised;
 }
 
 /**

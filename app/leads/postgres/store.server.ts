@@ -45,7 +45,7 @@ import {
  * How long a claimed lead is another deliverer's to leave alone: three EmailJS time limits, so
  * the claim outlives the one send it covers even when the deliverer lost its lock mid-send. A
  * deliverer that dies in the middle of a send leaves its lead claimed; the next one sends it
- * again only once the lease has passed (at most one duplicate per crash).
+ * again only once the lease has passed (at most one duplicate per destination per crash).
  */
 export const LEASE_SECONDS = 30;
 /** What a claim lasts beyond the send's time limit at least: the outcome's write after the answer. */
