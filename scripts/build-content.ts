@@ -9,25 +9,30 @@ import { resolve } from "node:path";
 import { type SubsetFonts, subsetDevanagariFonts } from "./lib/content/fonts";
 import { writeGenerated } from "./lib/content/generate";
 import { type MadeImages, makeImagesResponsive } from "./lib/content/images";
-import { formatFault, loadContent } from "./lib/content/load";
+import { type ContentFault, formatFault, loadContent } from "./lib/content/load";
 
-const root = resolve(import.meta.dirname, "..");
-const checkOnly = process.argv.includes("--check");
-const started = performance.now();
-const { content, faults } = await loadContent(root);
-if (faults.length > 0) {
+/** Prints each fault on a line of its own and ends the build, when there are any. */
+function stopOnFaults(faults: ContentFault[]): void {
+  if (faults.length === 0) return;
   for (const fault of faults) console.error(formatFault(fault));
   console.error(
     `content: ${faults.length} fault${faults.length === 1 ? "" : "s"} in content/; fix ${faults.length === 1 ? "it" : "them"} and build again`,
   );
   process.exit(1);
 }
+
+const root = resolve(import.meta.dirname, "..");
+const checkOnly = process.argv.includes("--check");
+const started = performance.now();
+const { content, faults } = await loadContent(root);
+stopOnFaults(faults);
 const files = Object.values(content).reduce((sum, entries) => sum + entries.length, 0);
 let images: MadeImages | undefined;
 let fonts: SubsetFonts | undefined;
 let written: string[] = [];
 if (!checkOnly) {
   images = await makeImagesResponsive(root, content);
+  stopOnFaults(images.faults);
   fonts = await subsetDevanagariFonts(root, content);
   written = writeGenerated(root, content);
 }

@@ -2,11 +2,20 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readConfig } from "@remix-run/dev/dist/config.js";
-import matter from "gray-matter";
 import { INSIGHTS_PER_PAGE } from "../../app/content/insights-per-page";
+import { splitFrontMatter } from "../../scripts/lib/content/front-matter";
+import { readYamlData } from "../../scripts/lib/content/yaml-data";
 
 /** A URL only the catch-all route answers: the not-found page. */
 export const notFoundPath = "/no-such-page";
+
+/** A content file's front matter and body, read as the content build reads them (it has validated them). */
+function markdownFile(raw: string): { data: Record<string, unknown>; body: string } {
+  const split = splitFrontMatter(raw);
+  const read = split.ok ? readYamlData(split.yaml) : undefined;
+  const data = read?.ok && typeof read.data === "object" && read.data !== null ? read.data : {};
+  return { data: data as Record<string, unknown>, body: split.ok ? split.body : raw };
+}
 
 /**
  * The published pages of a Markdown collection under content/ (slug: the file's name), longest
@@ -17,9 +26,9 @@ function publishedPages(collection: string): { slug: string; length: number }[] 
   const folder = join(process.cwd(), "content", collection);
   return readdirSync(folder)
     .filter((name) => name.endsWith(".md"))
-    .map((name) => ({ name, file: matter(readFileSync(join(folder, name), "utf8")) }))
+    .map((name) => ({ name, file: markdownFile(readFileSync(join(folder, name), "utf8")) }))
     .filter(({ file }) => file.data.published !== false)
-    .map(({ name, file }) => ({ slug: name.slice(0, -".md".length), length: file.content.length }))
+    .map(({ name, file }) => ({ slug: name.slice(0, -".md".length), length: file.body.length }))
     .sort((a, b) => b.length - a.length);
 }
 

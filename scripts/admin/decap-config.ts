@@ -168,7 +168,7 @@ function fieldOf(name: string, schema: z.ZodType): DecapField {
         : fieldsOf(inner as z.ZodObject);
       break;
     default:
-      // A preprocessed field (a date YAML may give as a Date) says its widget itself.
+      // A field of another zod type (a preprocessed one) says its widget itself.
       if (meta.widget) {
         field.widget = meta.widget;
         if (meta.widget === "datetime") {

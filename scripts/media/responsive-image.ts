@@ -20,6 +20,8 @@ export interface ResponsiveImageOptions {
   urlBase: string;
   /** Where results are kept between builds (.cache/media). */
   cacheDir: string;
+  /** sharp refuses a source of more pixels than this (a backstop: the content build checks the header first). */
+  maxPixels: number;
 }
 
 interface Made {
@@ -58,7 +60,8 @@ export async function responsiveImage(
 
 async function make(bytes: Buffer, hash: string, options: ResponsiveImageOptions): Promise<Made> {
   // `rotate()` applies the EXIF orientation a phone photo carries, so width and height are as shown.
-  const metadata = await sharp(bytes).rotate().metadata();
+  const input = { limitInputPixels: options.maxPixels };
+  const metadata = await sharp(bytes, input).rotate().metadata();
   const upright = (metadata.orientation ?? 1) >= 5;
   const sourceWidth = (upright ? metadata.height : metadata.width) ?? 0;
   const sourceHeight = (upright ? metadata.width : metadata.height) ?? 0;
@@ -70,7 +73,7 @@ async function make(bytes: Buffer, hash: string, options: ResponsiveImageOptions
   const files: string[] = [];
   const sets = new Map<string, string[]>();
   for (const width of widths) {
-    const resized = sharp(bytes).rotate().resize({ width, withoutEnlargement: true });
+    const resized = sharp(bytes, input).rotate().resize({ width, withoutEnlargement: true });
     for (const ext of ["avif", "webp", fallbackExt] as const) {
       const name = `${hash}-${width}.${ext}`;
       const encoded =

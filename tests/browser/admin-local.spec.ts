@@ -13,8 +13,9 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Page } from "@playwright/test";
-import matter from "gray-matter";
 import sharp from "sharp";
+import { splitFrontMatter } from "../../scripts/lib/content/front-matter";
+import { readYamlData } from "../../scripts/lib/content/yaml-data";
 import {
   DEFAULT_CONTENT_BRANCH,
   decapServerEnv,
@@ -219,7 +220,11 @@ test("an editor adds a case study with a photo in /admin as a draft, moves it to
 
   const entry = join(checkout, entryPath);
   expect(existsSync(entry)).toBe(true);
-  const { data, content } = matter(readFileSync(entry, "utf8"));
+  const split = splitFrontMatter(readFileSync(entry, "utf8"));
+  if (!split.ok) throw new Error(`Decap wrote front matter the content build refuses: ${split.message}`);
+  const { body: content } = split;
+  const read = readYamlData(split.yaml);
+  const data = read.ok ? read.data : read.message;
   expect(data).toMatchObject({
     title: "Ledgerly closes the books in a day",
     client: "Ledgerly",

@@ -6,11 +6,17 @@ import { renderToStaticMarkup } from "react-dom/server";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResponsivePicture } from "~/components/responsive-picture";
+import { MAX_IMAGE_PIXELS } from "../../scripts/lib/content/limits";
 import { responsiveImage } from "../../scripts/media/responsive-image";
 import { writeLargePhoto } from "../support/large-photo";
 
 const work = mkdtempSync(join(tmpdir(), "responsive-image-"));
-const options = { outDir: join(work, "public", "media"), urlBase: "/media", cacheDir: join(work, "cache") };
+const options = {
+  outDir: join(work, "public", "media"),
+  urlBase: "/media",
+  cacheDir: join(work, "cache"),
+  maxPixels: MAX_IMAGE_PIXELS,
+};
 const photo = join(work, "photo.jpg");
 
 let sourceBytes = 0;

@@ -28,11 +28,16 @@ export const imageField = z
   })
   .meta({ title: "Image" });
 
-/** A calendar date, `YYYY-MM-DD` (YAML may give a Date; it becomes that string). */
-export const dateField = z.preprocess(
-  (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value),
-  z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date, YYYY-MM-DD"),
-);
+/**
+ * A real calendar date, `YYYY-MM-DD` (zod's ISO date knows each month's length and leap years).
+ * The content build reads YAML without timestamps, so a date arrives as the string written.
+ */
+export const dateField = z.iso.date({
+  error: (issue) =>
+    typeof issue.input === "string"
+      ? `must be a real calendar date, YYYY-MM-DD: ${issue.input} is none`
+      : "must be a date, YYYY-MM-DD",
+});
 
 /** What a page's file may override of its search and link-preview metadata. */
 export const seoField = z

@@ -8,7 +8,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ResponsiveImage } from "~/media/responsive-image";
 import { responsiveImage } from "../../media/responsive-image";
-import { isLoadedImage, type LoadedContent, type LoadedImage } from "./load";
+import { MAX_IMAGE_PIXELS } from "./limits";
+import { type ContentFault, isLoadedImage, type LoadedContent, type LoadedImage, unreadable } from "./load";
 
 /** Where the files go and where the work is kept between builds, relative to the repository root. */
 export const MEDIA_DIR = "public/media";
@@ -20,6 +21,8 @@ export interface MadeImages {
   /** Files in public/media/. */
   files: number;
   milliseconds: number;
+  /** Images sharp could not make responsive, one line each; the build stops on any. */
+  faults: ContentFault[];
 }
 
 /**
@@ -30,27 +33,39 @@ export async function makeImagesResponsive(root: string, content: LoadedContent)
   const started = performance.now();
   const outDir = join(root, MEDIA_DIR);
   rmSync(outDir, { recursive: true, force: true });
-  const options = { outDir, urlBase: "/media", cacheDir: join(root, MEDIA_CACHE_DIR) };
+  const options = {
+    outDir,
+    urlBase: "/media",
+    cacheDir: join(root, MEDIA_CACHE_DIR),
+    maxPixels: MAX_IMAGE_PIXELS,
+  };
   const made = new Map<string, ResponsiveImage>();
-  for (const image of Object.values(content).flatMap((entries) =>
-    entries.flatMap((entry) => imagesIn(entry.data)),
-  )) {
-    if (image.src.endsWith(".svg")) continue;
-    let responsive = made.get(image.src);
-    if (!responsive) {
-      responsive = await responsiveImage(join(root, "content", image.src), options);
-      made.set(image.src, responsive);
+  const faults: ContentFault[] = [];
+  for (const entry of Object.values(content).flat()) {
+    for (const image of imagesIn(entry.data)) {
+      if (image.src.endsWith(".svg")) continue;
+      let responsive = made.get(image.src);
+      if (!responsive) {
+        try {
+          responsive = await responsiveImage(join(root, "content", image.src), options);
+        } catch (error) {
+          // A header the loader accepted over pixels sharp cannot decode (a cut-short file).
+          faults.push({ file: entry.file, field: "(image)", message: unreadable(image.src, error) });
+          continue;
+        }
+        made.set(image.src, responsive);
+      }
+      image.responsive = responsive;
+      image.src = responsive.src;
+      image.width = responsive.width;
+      image.height = responsive.height;
     }
-    image.responsive = responsive;
-    image.src = responsive.src;
-    image.width = responsive.width;
-    image.height = responsive.height;
   }
   const files = [...made.values()].reduce(
     (sum, image) => sum + (image.sources.length + 1) * image.srcset.split(", ").length,
     0,
   );
-  return { images: made.size, files, milliseconds: Math.round(performance.now() - started) };
+  return { images: made.size, files, milliseconds: Math.round(performance.now() - started), faults };
 }
 
 /** The measured images anywhere in one entry's data (a field, a list, a nested object). */

@@ -4,16 +4,19 @@
  * text, duplicate slugs, links to pages that do not exist and raw HTML. Each fault is one line
  * naming the file, the field and what is wrong; nothing faulty reaches the app.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import matter from "gray-matter";
 import sharp from "sharp";
-import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import type { ContentCollection } from "~/content/collections/collection";
 import { type CollectionName, collections } from "~/content/collections/index";
 import type { ResponsiveImage } from "~/media/responsive-image";
+import { controlCharactersIn } from "./control-characters";
+import { splitFrontMatter } from "./front-matter";
+import { formatOfName, nameOfFormat, readImageHeader } from "./image-header";
+import { MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_TEXT_FILE_BYTES, sizeOf } from "./limits";
 import { renderMarkdown } from "./markdown";
+import { readYamlData } from "./yaml-data";
 
 export interface ContentFault {
   /** The file, relative to the repository root. */
@@ -150,26 +153,21 @@ async function loadFile(
 ): Promise<LoadedEntry | null> {
   const file = relative(root, path);
   const slug = path.slice(path.lastIndexOf("/") + 1).replace(/\.(?:md|yml)$/, "");
-  const raw = readFileSync(path, "utf8");
-  let input: Record<string, unknown>;
-  let bodyLine = 1;
-  try {
-    if (collection.format === "markdown") {
-      const parsed = matter(raw);
-      bodyLine = raw.slice(0, raw.length - parsed.content.length).split("\n").length;
-      input = { ...parsed.data, body: parsed.content };
-    } else {
-      const parsed: unknown = parseYaml(raw);
-      input = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
-    }
-  } catch (error) {
+  const bytes = statSync(path).size;
+  if (bytes > MAX_TEXT_FILE_BYTES) {
     faults.push({
       file,
       field: "(file)",
-      message: `is not valid YAML: ${(error as Error).message.split("\n")[0]}`,
+      message: `is ${sizeOf(bytes)}; a content file is at most ${sizeOf(MAX_TEXT_FILE_BYTES)}`,
     });
     return null;
   }
+  const read = readInput(readFileSync(path, "utf8"), collection.format);
+  if (!read.ok) {
+    faults.push({ file, ...read.fault });
+    return null;
+  }
+  const { input, bodyLine } = read;
   if (collection.kind === "folder" && !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
     faults.push({
       file,
@@ -178,6 +176,14 @@ async function loadFile(
     });
   }
   const before = faults.length;
+  for (const found of controlCharactersIn(input)) {
+    faults.push({
+      file,
+      ...(found.field === "body" ? { line: bodyLine + found.line - 1 } : {}),
+      field: found.field,
+      message: `holds the control character ${found.codePoint}, which no page can show: delete it (retype the text around it if it cannot be seen)`,
+    });
+  }
   const result = (collection.schema as z.ZodObject).safeParse(input);
   if (!result.success) {
     for (const issue of result.error.issues) {
@@ -188,8 +194,15 @@ async function loadFile(
   if (result.success) await measureImages(root, file, data, "", faults);
   const entry: LoadedEntry = { file, slug, data };
   // The body's faults are reported with the fields', so one build names them all.
-  if (collection.format === "markdown" && typeof data.body === "string") {
-    const rendered = renderMarkdown(data.body);
+  const bodyBytes = typeof data.body === "string" ? Buffer.byteLength(data.body) : 0;
+  if (bodyBytes > MAX_BODY_BYTES) {
+    faults.push({
+      file,
+      field: "body",
+      message: `is ${sizeOf(bodyBytes)}; a body is at most ${sizeOf(MAX_BODY_BYTES)}: make it shorter or split it in two`,
+    });
+  } else if (collection.format === "markdown" && typeof data.body === "string") {
+    const rendered = renderMarkdown(data.body, data.lang === "hi" ? "hi" : "en");
     for (const fault of rendered.faults) {
       faults.push({ file, line: bodyLine + fault.line - 1, field: "body", message: fault.message });
     }
@@ -198,6 +211,33 @@ async function loadFile(
     entry.words = rendered.words;
   }
   return faults.length === before ? entry : null;
+}
+
+/** A file's fields (a Markdown file's body among them, as `body`), or the fault that stops its reading. */
+function readInput(
+  raw: string,
+  format: ContentCollection["format"],
+):
+  | { ok: true; input: Record<string, unknown>; bodyLine: number }
+  | { ok: false; fault: Omit<ContentFault, "file"> } {
+  const split = format === "markdown" ? splitFrontMatter(raw) : { ok: true as const, yaml: raw, bodyLine: 1 };
+  if (!split.ok) return { ok: false, fault: { line: split.line, field: "(file)", message: split.message } };
+  const read = readYamlData(split.yaml);
+  if (!read.ok) {
+    // A front matter's YAML starts on the file's second line.
+    const line = read.line && read.line + (format === "markdown" ? 1 : 0);
+    return {
+      ok: false,
+      fault: { ...(line ? { line } : {}), field: "(file)", message: `is not valid YAML: ${read.message}` },
+    };
+  }
+  const data =
+    typeof read.data === "object" && read.data !== null ? (read.data as Record<string, unknown>) : {};
+  return {
+    ok: true,
+    input: "body" in split ? { ...data, body: split.body } : data,
+    bodyLine: split.bodyLine,
+  };
 }
 
 function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
@@ -225,25 +265,26 @@ async function measureImages(
   const record = value as Record<string, unknown>;
   if (typeof record.src === "string" && typeof record.alt === "string" && Object.keys(record).length === 2) {
     const path = join(root, "content", record.src);
+    const srcField = `${field.slice(1)}.src`;
     if (!existsSync(path)) {
-      faults.push({
-        file,
-        field: `${field.slice(1)}.src`,
-        message: `${record.src} does not exist in content/`,
-      });
+      faults.push({ file, field: srcField, message: `${record.src} does not exist in content/` });
       return;
     }
-    if (path.endsWith(".svg") && svgDrawsText(readFileSync(path, "utf8"))) {
-      faults.push({
-        file,
-        field: `${field.slice(1)}.src`,
-        message: `${record.src} draws text with <text>: convert its text to outlines (paths) in the drawing program`,
-      });
+    const problem = imageProblem(path, record.src);
+    if (problem) {
+      faults.push({ file, field: srcField, message: problem });
       return;
     }
-    const { width, height } = await sharp(path).metadata();
+    let size: { width?: number; height?: number };
+    try {
+      size = await sharp(path, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
+    } catch (error) {
+      faults.push({ file, field: srcField, message: unreadable(record.src, error) });
+      return;
+    }
+    const { width, height } = size;
     if (!width || !height) {
-      faults.push({ file, field: `${field.slice(1)}.src`, message: `${record.src} has no width and height` });
+      faults.push({ file, field: srcField, message: `${record.src} has no width and height` });
       return;
     }
     record.width = width;
@@ -253,6 +294,46 @@ async function measureImages(
   for (const [key, item] of Object.entries(record)) {
     if (key !== "body") await measureImages(root, file, item, `${field}.${key}`, faults);
   }
+}
+
+/**
+ * Why the image file at `path` (named `src` in the content file) must not reach sharp, if it must
+ * not: too many bytes, bytes that are not the format its name says, too many pixels by its
+ * header, or an SVG that draws text.
+ */
+function imageProblem(path: string, src: string): string | undefined {
+  const bytes = statSync(path).size;
+  if (bytes > MAX_IMAGE_BYTES)
+    return `${src} is ${sizeOf(bytes)}; an image is at most ${sizeOf(MAX_IMAGE_BYTES)}: export it smaller`;
+  const promised = formatOfName(src);
+  const header = readImageHeader(readFileSync(path));
+  if (promised && header.format && header.format !== promised) {
+    return `${src} is ${nameOfFormat(header.format)} image, not ${nameOfFormat(promised)}: export it again as ${nameOfFormat(promised)} image, or name it for what it is`;
+  }
+  if (!header.ok) return `${src} is not ${nameOfFormat(promised ?? "png")} image: ${header.reason}`;
+  if (header.format === "svg") {
+    return svgDrawsText(readFileSync(path, "utf8"))
+      ? `${src} draws text with <text>: convert its text to outlines (paths) in the drawing program`
+      : undefined;
+  }
+  const { width = 0, height = 0 } = header;
+  if (width === 0 || height === 0) return `${src} has no width and height`;
+  if (width * height > MAX_IMAGE_PIXELS) {
+    return `${src} is ${width} × ${height} pixels (${Math.round((width * height) / 1e6)} megapixels); an image is at most ${MAX_IMAGE_PIXELS / 1e6} megapixels: export it smaller`;
+  }
+  return undefined;
+}
+
+/** One line for an image sharp could not read, with the first line of sharp's reason. */
+export function unreadable(src: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(" ")
+    .slice(0, 160);
+  return `${src} cannot be read as an image (${reason}): export it again`;
 }
 
 /**

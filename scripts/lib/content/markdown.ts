@@ -1,7 +1,8 @@
 /**
  * Markdown to HTML at build time: GitHub-flavoured Markdown, code highlighted with classes only
- * (the CSP allows no inline style), and the faults an editor must fix before it becomes a page:
- * raw HTML, images in the body, links to pages that do not exist.
+ * (the CSP allows no inline style) in blocks a keyboard can scroll, and the faults an editor must
+ * fix before it becomes a page: raw HTML, images in the body, links (inline or by reference) to
+ * pages that do not exist or to other schemes than https:, mailto: and tel:.
  */
 import rehypeHighlight from "rehype-highlight";
 import rehypeStringify from "rehype-stringify";
@@ -9,6 +10,7 @@ import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
+import { type ContentLanguage, codeBlockLabel } from "~/content/assistive-text";
 
 export interface MarkdownFault {
   /** Line in the Markdown body, from 1. */
@@ -33,11 +35,30 @@ interface MdNode {
   children?: MdNode[];
 }
 
+interface HastNode {
+  type: string;
+  tagName?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+}
+
 const parser = unified().use(remarkParse).use(remarkGfm);
 const toHtml = unified().use(remarkRehype).use(rehypeHighlight, { detect: false }).use(rehypeStringify);
 
-/** Renders one Markdown body. Lines are counted from the body's first line. */
-export function renderMarkdown(body: string): RenderedMarkdown {
+/**
+ * Gives every code block keyboard focus and a name: a long line scrolls sideways, which a
+ * keyboard can do only in a focusable element (axe's scrollable-region-focusable). The name
+ * needs a role that may carry one; a group, unlike a region, is no landmark to list.
+ */
+function labelCodeBlocks(node: HastNode, label: string): void {
+  if (node.type === "element" && node.tagName === "pre") {
+    node.properties = { ...node.properties, tabIndex: 0, role: "group", ariaLabel: label };
+  }
+  for (const child of node.children ?? []) labelCodeBlocks(child, label);
+}
+
+/** Renders one Markdown body, in `lang`. Lines are counted from the body's first line. */
+export function renderMarkdown(body: string, lang: ContentLanguage = "en"): RenderedMarkdown {
   const tree = parser.parse(body) as MdNode;
   const faults: MarkdownFault[] = [];
   const links: RenderedMarkdown["links"] = [];
@@ -48,7 +69,8 @@ export function renderMarkdown(body: string): RenderedMarkdown {
       faults.push({ line, message: `raw HTML is not allowed (${(node.value ?? "").trim().slice(0, 40)})` });
     } else if (node.type === "image" || node.type === "imageReference") {
       faults.push({ line, message: "images go in the file's images field, not in the body" });
-    } else if (node.type === "link" && node.url) {
+    } else if ((node.type === "link" || node.type === "definition") && node.url) {
+      // A definition (`[j]: url`) is where a reference link (`[text][j]`) takes its address from.
       if (node.url.startsWith("/")) links.push({ path: node.url, line });
       else if (!/^(?:https?:|mailto:|tel:|#)/.test(node.url)) {
         faults.push({ line, message: `link "${node.url}" must start with / (this site) or https:` });
@@ -62,6 +84,7 @@ export function renderMarkdown(body: string): RenderedMarkdown {
   visit(tree);
   if (faults.length > 0) return { html: "", words, links, faults };
   const hast = toHtml.runSync(tree as Parameters<typeof toHtml.runSync>[0]);
+  labelCodeBlocks(hast as HastNode, codeBlockLabel[lang]);
   const html = String(toHtml.stringify(hast));
   return { html, words, links, faults };
 }
