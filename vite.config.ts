@@ -20,6 +20,8 @@ export default defineConfig({
     // cores that ran one file at a time, though the slow files mostly wait on PostgreSQL (132 s
     // for the suite; 69 s with two).
     maxWorkers: 2,
+    // A skipped test fails the run, as in Playwright: every test runs or the run fails.
+    reporters: ["default", "./tests/support/vitest-no-skips-reporter.ts"],
     expect: { poll: { timeout: 15_000 } },
   },
 });

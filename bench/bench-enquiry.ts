@@ -1,6 +1,6 @@
 /**
  * Posts 200 valid enquiries to the BUILT app (run `npx remix build` first) with bounded
- * concurrency, once with EmailJS configured (a local HTTPS fake on 127.0.0.2:443, root needed)
+ * concurrency, once with EmailJS configured (a local HTTPS fake on 127.0.0.2)
  * and once with the lead store alone (no EmailJS), and prints latency percentiles and counts.
  * Every enquiry is stored before it is answered; "delivered" counts what reached EmailJS by the
  * end of the run (delivery is paced, 50 ms here) and what the store holds.
@@ -9,13 +9,13 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeEmailJs } from "../tests/support/fake-emailjs";
+import { emailJsEnv, startFakeEmailJs } from "../tests/support/fake-emailjs";
 import { readLeads } from "../tests/support/lead-fixtures";
 import { startServer } from "../tests/support/server-process";
 
 if (process.argv.includes("--help")) {
   console.log(
-    "usage: npm run bench:enquiry\n\nPosts 200 enquiries, 10 at a time, to the built server (EmailJS fake on 127.0.0.2:443, then the store alone) and prints p50/p99 latency.",
+    "usage: npm run bench:enquiry\n\nPosts 200 enquiries, 10 at a time, to the built server (EmailJS fake on 127.0.0.2, then the store alone) and prints p50/p99 latency.",
   );
   process.exit(0);
 }
@@ -86,8 +86,7 @@ try {
       EMAILJS_TEMPLATE_ID: "template_bench",
       EMAILJS_PUBLIC_KEY: "public-bench",
       EMAILJS_PRIVATE_KEY: "private-bench",
-      EMAILJS_ORIGIN: fake.host,
-      NODE_EXTRA_CA_CERTS: fake.certificatePath,
+      ...emailJsEnv(fake),
       ENQUIRY_RATE_LIMIT: "0",
       ENQUIRY_STORE_DIR: join(folder, "emailjs"),
       ENQUIRY_SEND_INTERVAL_MS: "50",

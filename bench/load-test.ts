@@ -16,7 +16,7 @@
  *     expensive-requests.ts), one at a time, beside GET /: its median time over the loopback
  *     and the server's main-thread CPU time per request (goal: none over 20 ms).
  * Delivery is paced at ENQUIRY_SEND_INTERVAL_MS=50 here (1 s in production) so bursts drain in
- * seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3):443 (needs root).
+ * seconds. The EmailJS stand-in listens on LOAD_EMAILJS_HOST (127.0.0.3), on a free port.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -24,7 +24,12 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { ensureBuild, mb, root, rssBytes, sleep } from "../scripts/lib/server.js";
 import { printTable } from "../scripts/lib/table.js";
-import { type FakeEmailJs, type FakeResponse, startFakeEmailJs } from "../tests/support/fake-emailjs";
+import {
+  emailJsEnv,
+  type FakeEmailJs,
+  type FakeResponse,
+  startFakeEmailJs,
+} from "../tests/support/fake-emailjs";
 import { readLeads } from "../tests/support/lead-fixtures";
 import { startPostgres } from "../tests/support/postgres";
 import { databaseReady, type RunningServer, startServer } from "../tests/support/server-process";
@@ -43,8 +48,7 @@ const requestCpuGoalMs = 20;
 if (process.argv.includes("--help")) {
   console.log(`usage: npm run load-test [-- --only 1,6]
 
-Load and fault tests of the built server (built first when missing), loopback only, run as root
-(the EmailJS stand-in listens on port 443), in six parts: 1 page load, 2 enquiry bursts,
+Load and fault tests of the built server (built first when missing), loopback only, in six parts: 1 page load, 2 enquiry bursts,
 3 a crash mid-burst, 4 submit latency, 5 submit latency of 50 clients on the data folder and on
 PostgreSQL, 6 expensive requests (each request whose cost could grow with its size, one at a
 time: its server time beside GET /; goal: none over ${requestCpuGoalMs} ms of the server's CPU).
@@ -268,7 +272,7 @@ async function runCase(fake: FakeEmailJs, test: Case) {
     cwd: root,
     quiet: true,
     env: test.during
-      ? { ...baseEnv, ...emailJsEnv(fake), ENQUIRY_STORE_DIR: storeDir }
+      ? { ...baseEnv, ...loadEmailJsEnv(fake), ENQUIRY_STORE_DIR: storeDir }
       : { ...baseEnv, ENQUIRY_STORE_DIR: storeDir },
   });
   try {
@@ -342,14 +346,13 @@ async function runCase(fake: FakeEmailJs, test: Case) {
   }
 }
 
-function emailJsEnv(fake: FakeEmailJs): Record<string, string> {
+function loadEmailJsEnv(fake: FakeEmailJs): Record<string, string> {
   return {
     EMAILJS_SERVICE_ID: "service_load",
     EMAILJS_TEMPLATE_ID: "template_load",
     EMAILJS_PUBLIC_KEY: "public_load",
     EMAILJS_PRIVATE_KEY: "private_load",
-    EMAILJS_ORIGIN: fake.host,
-    NODE_EXTRA_CA_CERTS: fake.certificatePath,
+    ...emailJsEnv(fake),
   };
 }
 
@@ -385,7 +388,7 @@ async function crashAndRestart() {
   );
   const fake = await startFakeEmailJs(emailJsHost);
   const storeDir = freshStore();
-  const env = { ...baseEnv, ...emailJsEnv(fake), ENQUIRY_STORE_DIR: storeDir };
+  const env = { ...baseEnv, ...loadEmailJsEnv(fake), ENQUIRY_STORE_DIR: storeDir };
   let second: RunningServer | undefined;
   try {
     fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
@@ -451,7 +454,7 @@ async function submitLatency() {
       const app = await startServer({
         cwd: root,
         quiet: true,
-        env: { ...baseEnv, ...emailJsEnv(fake), ENQUIRY_STORE_DIR: freshStore() },
+        env: { ...baseEnv, ...loadEmailJsEnv(fake), ENQUIRY_STORE_DIR: freshStore() },
       });
       try {
         const html = await (await fetch(`${app.url}/`)).text();
@@ -526,7 +529,7 @@ async function storesCompared() {
         quiet: true,
         env: {
           ...baseEnv,
-          ...emailJsEnv(fake),
+          ...loadEmailJsEnv(fake),
           ...database,
           ENQUIRY_STORE_DIR: freshStore(),
           ENQUIRY_FLOOD_LIMIT: "0",

@@ -2,7 +2,9 @@
  * Finds a Chromium for the tests and benchmarks on a machine with only Node and the npm registry,
  * and the flags it runs with.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium as playwrightChromium } from "@playwright/test";
 
 export interface FoundChromium {
@@ -19,8 +21,9 @@ const SYSTEM_CHROMIUM = "/usr/bin/chromium";
  * 2. a browser Playwright itself installed (`npx playwright install`), where that was possible;
  * 3. the system's Chromium at /usr/bin/chromium (Debian's `chromium` package);
  * 4. the Chromium inside the `@sparticuz/chromium` dev dependency: `npm install` brings it as
- *    a brotli file in the package, and it is unpacked once to the temp folder. So a machine
- *    with only Node and the npm registry runs every test.
+ *    a brotli file in the package, and it is unpacked once to a folder of the user's own in the
+ *    temp folder (the package's own `/tmp/chromium` is 0700, so only the first user on a machine
+ *    could run it). So a machine with only Node and the npm registry runs every test.
  */
 export async function findChromium(): Promise<FoundChromium> {
   const configured = process.env.CHROMIUM_PATH?.trim();
@@ -34,8 +37,18 @@ export async function findChromium(): Promise<FoundChromium> {
   }
   if (existsSync(SYSTEM_CHROMIUM))
     return { executablePath: SYSTEM_CHROMIUM, source: "the system's Chromium" };
-  const { default: packaged } = await import("@sparticuz/chromium");
-  return { executablePath: await packaged.executablePath(), source: "@sparticuz/chromium" };
+  // The package unpacks into os.tmpdir(), which reads TMPDIR each time.
+  const shared = process.env.TMPDIR;
+  const own = join(tmpdir(), `sparticuz-chromium-${process.getuid?.() ?? "user"}`);
+  mkdirSync(own, { recursive: true, mode: 0o700 });
+  process.env.TMPDIR = own;
+  try {
+    const { default: packaged } = await import("@sparticuz/chromium");
+    return { executablePath: await packaged.executablePath(), source: "@sparticuz/chromium" };
+  } finally {
+    if (shared === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = shared;
+  }
 }
 
 /**

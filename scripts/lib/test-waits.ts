@@ -40,8 +40,7 @@ export const TIMERS_ALLOWED: Readonly<Record<string, TimerAllowance>> = {
   },
   "tests/support/fake-emailjs.ts": {
     functions: ["startFakeEmailJs"],
-    reason:
-      "the fake's own behaviour: an answer delayed as a test asks, and another listen on port 443 while a previous worker's fake lets it go",
+    reason: "the fake's own behaviour: an answer delayed as a test asks",
   },
 };
 

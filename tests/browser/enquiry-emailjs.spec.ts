@@ -27,7 +27,7 @@ import {
 import { expectCountStays, expectThroughout, windowCovering } from "../support/quiet-window";
 import { healthDetails, type RunningServer, startServer } from "../support/server-process";
 
-// One fake EmailJS on 127.0.0.2:443 at a time: these tests run in order in one worker. Each
+// One fake EmailJS (on FAKE_EMAILJS_HOST) for the file: these tests run in order in one worker. Each
 // test's enquiry has a name of its own, and a test counts only the requests carrying it: a
 // lead a previous test left pending may still be retried while the next one runs.
 base.describe.configure({ mode: "default" });

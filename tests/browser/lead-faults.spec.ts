@@ -18,6 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { SCAN_MS } from "../../app/leads/delivery/delivery.server";
+import { ownRoot } from "../../scripts/lib/test-system";
 import { validEnquiry } from "../support/enquiry-page";
 import { emailJsAppEnv, type FakeEmailJs, startFakeEmailJs } from "../support/fake-emailjs";
 import { watchPages as watchTargets } from "../support/fault-watch";
@@ -30,6 +31,7 @@ import {
   runLeadsCli,
   writeLeadFile,
 } from "../support/lead-fixtures";
+import { type MountNamespace, startMountNamespace } from "../support/mount-namespace";
 import { expectThroughout, windowCovering } from "../support/quiet-window";
 import { healthDetails, type RunningServer, startServer } from "../support/server-process";
 
@@ -66,17 +68,8 @@ const test = base.extend<{ fake: FakeEmailJs; folder: string }, { fakeEmailJs: F
   },
 });
 
-/**
- * Mounting a tmpfs and new namespaces need root. Not root, the test fails saying so: it never
- * skips, so a run that could not break the disk does not pass as one that did.
- */
-function needsRoot() {
-  if (process.getuid?.() !== 0) {
-    throw new Error(
-      "needs root (mount a tmpfs, unshare PID namespaces): run the suite as root, as .ci/run does",
-    );
-  }
-}
+/** The built server, started inside `namespace`, where it sees the tmpfs the test mounted. */
+const serverIn = (namespace: MountNamespace) => namespace.command([process.execPath, "build/server.js"]);
 
 /**
  * The home page rendered for each request (a query of its own) every 200 ms: each answers
@@ -155,34 +148,30 @@ for (const fault of ["disk full", "read-only"] as const) {
     fake,
     folder,
   }, testInfo) => {
-    needsRoot();
+    // The server writes `storeDir` on a tmpfs of the namespace; this process reads it as `store`.
     const storeDir = join(folder, "data");
     mkdirSync(storeDir);
-    execFileSync("mount", [
-      "-t",
-      "tmpfs",
-      "-o",
-      fault === "disk full" ? "size=64k" : "size=1m",
-      "tmpfs",
-      storeDir,
-    ]);
+    const namespace = await startMountNamespace();
+    const store = namespace.path(storeDir);
     let server: RunningServer | undefined;
     try {
-      server = await startServer({ env: emailJsAppEnv(fake, storeDir) });
+      const size = fault === "disk full" ? "size=64k" : "size=1m";
+      namespace.run("mount", ["-t", "tmpfs", "-o", size, "tmpfs", storeDir]);
+      server = await startServer({ env: emailJsAppEnv(fake, storeDir), command: serverIn(namespace) });
       // Five leads wait in the store while EmailJS is down…
       fake.respondWith({ kind: "status", status: 503, text: "Service Unavailable" });
       const stored = await postMany(server.url, `${fault} stored`, 5);
       await expect.poll(() => stored.every((name) => requestsFor(fake, name).length >= 1)).toBe(true);
       // …then the disk breaks, and EmailJS comes back.
       const pages = watchPages(server.url);
-      if (fault === "disk full") fillDisk(join(storeDir, "filler"));
-      else execFileSync("mount", ["-o", "remount,ro", storeDir]);
+      if (fault === "disk full") fillDisk(join(store, "filler"));
+      else namespace.run("mount", ["-o", "remount,bind,ro", storeDir]);
       const brokeAt = Date.now();
       fake.reset();
       // Enquiries while the disk is broken cannot be kept: they go straight to EmailJS.
       const direct = await postMany(server.url, `${fault} direct`, 2);
       const sends = await expectDeliveredOnce(fake, [...stored, ...direct], 45_000);
-      expect(leadStates(storeDir)).toEqual(stored.map(() => "pending"));
+      expect(leadStates(store)).toEqual(stored.map(() => "pending"));
       const health = await healthDetails(server.url);
       expect(health.store).toBe("unusable");
       expect(health.leads.pending).toBe(0);
@@ -192,10 +181,10 @@ for (const fault of ["disk full", "read-only"] as const) {
 
       // The disk takes writes again: every outcome is written, nothing is sent again.
       const fixedAt = Date.now();
-      if (fault === "disk full") rmSync(join(storeDir, "filler"));
-      else execFileSync("mount", ["-o", "remount,rw", storeDir]);
+      if (fault === "disk full") rmSync(join(store, "filler"));
+      else namespace.run("mount", ["-o", "remount,bind,rw", storeDir]);
       await expect
-        .poll(() => leadStates(storeDir), { timeout: 20_000, intervals: [100] })
+        .poll(() => leadStates(store), { timeout: 20_000, intervals: [100] })
         .toEqual(stored.map(() => "sent"));
       const recoveredMs = Date.now() - fixedAt;
       await expect.poll(async () => (await healthDetails(server?.url ?? "")).store).toBe("ok");
@@ -210,7 +199,7 @@ for (const fault of ["disk full", "read-only"] as const) {
       );
     } finally {
       await server?.stop();
-      execFileSync("umount", [storeDir]);
+      await namespace.close();
     }
   });
 }
@@ -219,16 +208,17 @@ test("a full disk while EmailJS fails: each lead answered 303 is delivered withi
   fake,
   folder,
 }, testInfo) => {
-  needsRoot();
   // As an outside test found it: a 256 KiB volume, 192 KiB of it another file's, EmailJS
   // answering 500 until enquiries fill the rest and the disk refuses one.
   const storeDir = join(folder, "data");
   mkdirSync(storeDir);
-  execFileSync("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", storeDir]);
+  const namespace = await startMountNamespace();
+  const store = namespace.path(storeDir);
   let server: RunningServer | undefined;
   try {
-    writeFileSync(join(storeDir, "other-file"), Buffer.alloc(192 * 1024, 7));
-    server = await startServer({ env: emailJsAppEnv(fake, storeDir) });
+    namespace.run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", storeDir]);
+    writeFileSync(join(store, "other-file"), Buffer.alloc(192 * 1024, 7));
+    server = await startServer({ env: emailJsAppEnv(fake, storeDir), command: serverIn(namespace) });
     const url = server.url;
     fake.respondWith({ kind: "status", status: 500, text: "Internal Server Error" });
     const answered: string[] = [];
@@ -243,11 +233,11 @@ test("a full disk while EmailJS fails: each lead answered 303 is delivered withi
     expect(answered.length).toBeLessThan(60);
     // A rewrite in flight when it refused may have freed a page since: the last bytes are taken
     // too, so no outcome is written from here on.
-    fillDisk(join(storeDir, "filler"));
+    fillDisk(join(store, "filler"));
     // Every lead holds a failed attempt its file does not show (the fake got more attempts than
     // the file counts): one whose outcome could not be written. Nothing is written from here on.
     const unwrittenAttempt = (name: string) =>
-      requestsFor(fake, name).length > (leadNamed(storeDir, name)?.attempts ?? 0);
+      requestsFor(fake, name).length > (leadNamed(store, name)?.attempts ?? 0);
     await expect
       .poll(() => answered.filter((name) => !unwrittenAttempt(name)), { timeout: 45_000 })
       .toEqual([]);
@@ -271,10 +261,10 @@ test("a full disk while EmailJS fails: each lead answered 303 is delivered withi
     expect((await healthDetails(url)).unwrittenOutcomes).toBe(answered.length);
 
     // The disk takes writes again: the outcomes waiting in memory are written, none is left.
-    rmSync(join(storeDir, "filler"));
-    rmSync(join(storeDir, "other-file"));
+    rmSync(join(store, "filler"));
+    rmSync(join(store, "other-file"));
     await expect
-      .poll(() => leadStates(storeDir), { timeout: 20_000, intervals: [100] })
+      .poll(() => leadStates(store), { timeout: 20_000, intervals: [100] })
       .toEqual(answered.map(() => "sent"));
     await expect.poll(async () => (await healthDetails(url)).unwrittenOutcomes).toBe(0);
     expect(answered.map((name) => accepted(name).length)).toEqual(answered.map(() => 1));
@@ -284,7 +274,7 @@ test("a full disk while EmailJS fails: each lead answered 303 is delivered withi
     );
   } finally {
     await server?.stop();
-    execFileSync("umount", [storeDir]);
+    await namespace.close();
   }
 });
 
@@ -422,10 +412,10 @@ test("twin containers: two servers that are both PID 1 on one host name never bo
   fake,
   folder,
 }, testInfo) => {
-  needsRoot();
   const storeDir = join(folder, "data");
   const command = [
     "unshare",
+    ...ownRoot(process.getuid?.() ?? 0),
     "--pid",
     "--fork",
     "--kill-child=SIGTERM",

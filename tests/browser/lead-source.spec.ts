@@ -21,7 +21,7 @@ import { type RunningServer, startServer } from "../support/server-process";
 // Each test runs the built `npm run leads` a few times: a busy machine makes that seconds.
 base.describe.configure({ mode: "default", timeout: 120_000 });
 
-/** A loopback address of this file's own for the fake's port 443, so other files' fakes never clash. */
+/** A loopback address of this file's own for the fake. */
 const FAKE_HOST = (process.env.FAKE_EMAILJS_HOST ?? "127.0.0.2").replace(/^127\.0\./, "127.24.");
 
 /** A server of its own on an IPv6 literal address, with its own store. */

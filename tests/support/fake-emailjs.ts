@@ -25,6 +25,8 @@ export interface RecordedRequest {
 export interface FakeEmailJs {
   /** The host name to give the app as EMAILJS_ORIGIN. */
   host: string;
+  /** The port it listens on, a free one: a server under test reaches it through emailJsEnv's preload. */
+  port: number;
   /** The self-signed certificate to give the app as NODE_EXTRA_CA_CERTS. */
   certificatePath: string;
   requests: RecordedRequest[];
@@ -35,8 +37,9 @@ export interface FakeEmailJs {
 }
 
 /**
- * A real HTTPS fake of the EmailJS API on `host`:443 (the SDK only speaks HTTPS to port
- * 443 of a host name), with a certificate for that address made with openssl at start.
+ * A real HTTPS fake of the EmailJS API on a free port of `host`, with a certificate for that
+ * address made with openssl at start. The SDK only speaks HTTPS to port 443 of a host name:
+ * a server started with `emailJsEnv` has its connections to `host`:443 sent to this port.
  * `FAKE_EMAILJS_HOST` moves the default loopback address, so two checkouts can run their
  * browser tests side by side.
  */
@@ -83,21 +86,14 @@ export async function startFakeEmailJs(
     socket.on("close", () => sockets.delete(socket));
   });
 
-  // A previous worker's fake may still be letting go of the port.
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      server.listen(443, host);
-      await once(server, "listening");
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  server.listen(0, host);
+  await once(server, "listening");
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("the fake EmailJS has no port");
 
   return {
     host,
+    port: address.port,
     certificatePath,
     requests,
     respondWith(next) {
@@ -123,6 +119,22 @@ export const EMAILJS_KEYS = {
   EMAILJS_PRIVATE_KEY: "private-key-9c1e-secret",
 };
 
+/** Preloaded into the server under test: sends its connections to the fake's host on 443 to the fake's port. */
+const REDIRECT_PRELOAD = new URL("./emailjs-redirect.js", import.meta.url).href;
+
+/**
+ * What a server needs to reach `fake` as it would EmailJS, by host name on port 443 over
+ * verified TLS: the host, the certificate, and the preload that redirects the connection.
+ */
+export function emailJsEnv(fake: FakeEmailJs): Record<string, string> {
+  return {
+    EMAILJS_ORIGIN: fake.host,
+    NODE_EXTRA_CA_CERTS: fake.certificatePath,
+    NODE_OPTIONS: `--import=${REDIRECT_PRELOAD}`,
+    FAKE_EMAILJS_ADDRESS: `${fake.host}:${fake.port}`,
+  };
+}
+
 /**
  * The environment of a server that delivers to `fake` from `storeDir`, with no per-client
  * limit and a 50 ms pacing (1 s in production), so bursts deliver fast.
@@ -130,8 +142,7 @@ export const EMAILJS_KEYS = {
 export function emailJsAppEnv(fake: FakeEmailJs, storeDir: string): Record<string, string> {
   return {
     ...EMAILJS_KEYS,
-    EMAILJS_ORIGIN: fake.host,
-    NODE_EXTRA_CA_CERTS: fake.certificatePath,
+    ...emailJsEnv(fake),
     ENQUIRY_RATE_LIMIT: "0",
     ENQUIRY_STORE_DIR: storeDir,
     ENQUIRY_SEND_INTERVAL_MS: "50",
