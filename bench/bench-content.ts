@@ -215,9 +215,11 @@ interface BuildStep {
 async function buildSteps(dir: string): Promise<BuildStep[]> {
   const list = join(dir, "scripts", "lib", "build.js");
   if (existsSync(list)) {
-    const { buildSteps: steps } = (await import(/* @vite-ignore */ pathToFileURL(list).href)) as {
-      buildSteps: { name: string; args: string[] }[];
-    };
+    // Read by Node in the copy: vite-node loads no module from outside this checkout.
+    const script = `import(${JSON.stringify(pathToFileURL(list).href)}).then((m) => console.log(JSON.stringify(m.buildSteps)))`;
+    const steps = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8" }),
+    ) as { name: string; args: string[] }[];
     return steps.map(({ name, args }) => ({ name, command: [process.execPath, ...args] }));
   }
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
