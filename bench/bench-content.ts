@@ -1,9 +1,9 @@
 /**
  * `npm run bench:content`: how the build and the server bear a large content/. On a copy of the
  * project in the temp folder (the checkout is never touched), it writes 500 articles and 100
- * case studies with three photos each (bench/lib/content-corpus.ts), runs the copy's own
- * `npm run build` one step at a time, then starts the built server and fetches every page of the
- * sitemap and every page of /insights. It prints each build step's time, the Open Graph and
+ * case studies with three photos each (bench/lib/content-corpus.ts), runs the copy's own build
+ * one step at a time (its scripts/lib/build.js), then starts the built server and fetches every
+ * page of the sitemap and every page of /insights. It prints each build step's time, the Open Graph and
  * responsive images made and how long they took, the largest page's HTML (raw and gzip -9) and
  * the server's memory; beside them, the same figures for the repository's own content, built
  * the same way on a second copy.
@@ -24,6 +24,7 @@ import {
 } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { mb, root, rssBytes } from "../scripts/lib/server.js";
@@ -86,7 +87,7 @@ const port = flags.port ?? process.env.BENCH_PORT;
 interface Run {
   label: string;
   content: string;
-  steps: { command: string; seconds: number }[];
+  steps: { name: string; seconds: number }[];
   og: { images: number; seconds: number };
   responsive: { images: number; files: number; seconds: number } | null;
   pages: number;
@@ -137,10 +138,10 @@ async function measure(label: string, corpus: typeof options | null): Promise<Ru
   }
   const steps: Run["steps"] = [];
   let output = "";
-  for (const command of buildSteps(dir)) {
-    progress(`${label}: ${command}`);
-    const step = await runStep(dir, command);
-    steps.push({ command, seconds: step.seconds });
+  for (const buildStep of await buildSteps(dir)) {
+    progress(`${label}: ${buildStep.name}`);
+    const step = await runStep(dir, buildStep);
+    steps.push({ name: buildStep.name, seconds: step.seconds });
     output += step.output;
   }
   const media = /media: (\d+) Open Graph images \(\d+ KB\) in (\d+) ms/.exec(output);
@@ -201,23 +202,45 @@ function copyProject(dir: string, ref: string | undefined) {
   symlinkSync(realpathSync(join(root, "node_modules")), join(dir, "node_modules"));
 }
 
-/** The copy's `npm run build`, split at `&&` so each step is timed on its own. */
-function buildSteps(dir: string): string[] {
+interface BuildStep {
+  name: string;
+  /** A program and its arguments, run in the copy. */
+  command: string[];
+}
+
+/**
+ * The copy's own build, one step at a time: the list its scripts/lib/build.js holds, or in a
+ * commit from before that list (`--ref`) its `npm run build` split at `&&`.
+ */
+async function buildSteps(dir: string): Promise<BuildStep[]> {
+  const list = join(dir, "scripts", "lib", "build.js");
+  if (existsSync(list)) {
+    // Read by Node in the copy: vite-node loads no module from outside this checkout.
+    const script = `import(${JSON.stringify(pathToFileURL(list).href)}).then((m) => console.log(JSON.stringify(m.buildSteps)))`;
+    const steps = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: dir, encoding: "utf8" }),
+    ) as { name: string; args: string[] }[];
+    return steps.map(({ name, args }) => ({ name, command: [process.execPath, ...args] }));
+  }
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
     scripts: Record<string, string>;
   };
   const build = pkg.scripts.build;
   if (!build) throw new Error("package.json has no build script");
-  return build.split("&&").map((step) => step.trim());
+  return build.split("&&").map((step) => ({ name: step.trim(), command: ["sh", "-c", step.trim()] }));
 }
 
 /** Runs one build step as npm would (node_modules/.bin on PATH), and times it. */
-async function runStep(dir: string, command: string): Promise<{ seconds: number; output: string }> {
-  // A production build whoever calls, as `npm start` builds (scripts/lib/server.js): vite-node
+async function runStep(
+  dir: string,
+  { name, command }: BuildStep,
+): Promise<{ seconds: number; output: string }> {
+  // A production build whoever calls, as `npm run build` builds (scripts/lib/build.js): vite-node
   // runs this file with NODE_ENV=development.
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
   const started = performance.now();
-  const child = spawn("sh", ["-c", command], {
+  const [file, ...args] = command as [string, ...string[]];
+  const child = spawn(file, args, {
     cwd: dir,
     env: { ...env, PATH: `${join(dir, "node_modules", ".bin")}:${env.PATH ?? ""}` },
     stdio: ["ignore", "pipe", "pipe"],
@@ -232,7 +255,7 @@ async function runStep(dir: string, command: string): Promise<{ seconds: number;
   const [code] = (await once(child, "exit")) as [number | null];
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0)
-    throw new Error(`${command} failed (exit ${code}):\n${output.split("\n").slice(-40).join("\n")}`);
+    throw new Error(`${name} failed (exit ${code}):\n${output.split("\n").slice(-40).join("\n")}`);
   return { seconds, output };
 }
 
@@ -315,8 +338,8 @@ function print() {
   const figures: [string, (run: Run) => string][] = [
     ["content", (run) => run.content],
     ...(runs[0]?.steps ?? []).map(
-      ({ command }, index) =>
-        [`build: ${command}`, (run: Run) => seconds(run.steps[index]?.seconds ?? Number.NaN)] as [
+      ({ name }, index) =>
+        [`build: ${name}`, (run: Run) => seconds(run.steps[index]?.seconds ?? Number.NaN)] as [
           string,
           (run: Run) => string,
         ],

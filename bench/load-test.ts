@@ -22,7 +22,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { ensureBuild, mb, root, rssBytes, sleep } from "../scripts/lib/server.js";
+import { ensureBuild } from "../scripts/lib/build.js";
+import { mb, root, rssBytes, sleep } from "../scripts/lib/server.js";
 import { printTable } from "../scripts/lib/table.js";
 import {
   emailJsEnv,

@@ -10,6 +10,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { join, resolve } from "node:path";
+import { ensureBuild } from "./lib/build.js";
 import {
   type ContentCheckout,
   DEFAULT_CONTENT_BRANCH,
@@ -17,7 +18,7 @@ import {
   decapServerScript,
   prepareContentWorktree,
 } from "./lib/content-worktree";
-import { ensureBuild, root } from "./lib/server.js";
+import { root } from "./lib/server.js";
 import { stopProcess } from "./lib/stop-process";
 
 if (process.argv.includes("--help")) {

@@ -2,7 +2,8 @@
 /** `npm start`: build once when there is no build yet, then run the server (build/server.js). */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { ensureBuild, root } from "./lib/server.js";
+import { ensureBuild } from "./lib/build.js";
+import { root } from "./lib/server.js";
 
 ensureBuild();
 

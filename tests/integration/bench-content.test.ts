@@ -45,12 +45,7 @@ describe("npm run bench:content", () => {
         `^${articles} articles \\(\\d+ in Hindi\\), ${studies} case studies, 2 photos \\(\\d+ MB\\)$`,
       ),
     );
-    for (const step of [
-      "build: npm run -s build:content",
-      "build: remix build",
-      "build: vite-node scripts/build-media.ts",
-      "build: total",
-    ]) {
+    for (const step of ["build: build-content", "build: remix build", "build: build-media", "build: total"]) {
       expect(figure(stdout, step)).toMatch(/^\d+\.\d s$/);
     }
     // Every article and case study has its Open Graph image, and the lists and the site's pages theirs.

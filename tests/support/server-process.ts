@@ -88,6 +88,8 @@ export async function startServer(
     quiet?: boolean;
     /** A port chosen beforehand, for a server that must know its own origin (SITE_URL); a free one otherwise. */
     port?: number;
+    /** How long `/healthz` may take to answer: 30 s, longer for a command that builds first (`npm start`). */
+    readyWithinMs?: number;
   } = {},
 ): Promise<RunningServer> {
   const cwd = options.cwd ?? process.cwd();
@@ -122,7 +124,8 @@ export async function startServer(
     await stopProcess(child);
     if (ownStore) rmSync(ownStore, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 30_000;
+  const readyWithinMs = options.readyWithinMs ?? 30_000;
+  const deadline = Date.now() + readyWithinMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
@@ -136,7 +139,7 @@ export async function startServer(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await stop();
-  throw new Error(`server did not answer /healthz within 30 s:\n${output}`);
+  throw new Error(`server did not answer /healthz within ${readyWithinMs / 1000} s:\n${output}`);
 }
 
 export { stopProcess };
