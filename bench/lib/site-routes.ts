@@ -13,7 +13,7 @@ export const notFoundPath = "/no-such-page";
  * body first: the page budgets and the benchmark hold to the largest. Read from the files, not the
  * built modules, which import images only the app's build can load.
  */
-function publishedPages(collection: string): { slug: string; length: number }[] {
+export function publishedPages(collection: string): { slug: string; length: number }[] {
   const folder = join(process.cwd(), "content", collection);
   return readdirSync(folder)
     .filter((name) => name.endsWith(".md"))
