@@ -21,6 +21,8 @@ export function healthz(options: {
   leads: LeadService;
   database: Database | null;
   token: string | undefined;
+  /** The render-once cache's pages kept and rendered (~/shared-documents). */
+  sharedDocuments: () => { entries: number; rendered: number };
 }) {
   return async (request: IncomingMessage, response: ServerResponse) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
@@ -34,6 +36,7 @@ export function healthz(options: {
       details: async () => ({
         uptime: Math.round(process.uptime()),
         ...(await options.leads.health()),
+        sharedDocuments: options.sharedDocuments(),
         ...(options.database ? { database: describeDatabase(options.database.state()) } : {}),
       }),
     });

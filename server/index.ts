@@ -14,9 +14,11 @@ import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
 import { env, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
+import { pageRouteMatcher } from "~/http/canonical-path";
 import { createClientResolver } from "~/http/client-address.server";
 import { createAdmin } from "./admin";
 import { createServices } from "./app-services";
+import { redirectToCanonical } from "./canonical-redirect";
 import { createDrain } from "./drain";
 import { healthz } from "./healthz";
 import { createRequestHandler } from "./remix-handler";
@@ -34,6 +36,13 @@ const root = dirname(buildDir);
 const buildUrl = pathToFileURL(join(buildDir, "index.js")).href;
 const importBuild = (version = "") => import(`${buildUrl}${version}`) as Promise<ServerBuild>;
 let build = await importBuild();
+// Which paths name a page, for the build being served (`npm run dev` imports new ones).
+const pageMatchers = new WeakMap<ServerBuild, (path: string) => boolean>();
+const isPage = (path: string): boolean => {
+  const matcher = pageMatchers.get(build) ?? pageRouteMatcher(build.routes);
+  pageMatchers.set(build, matcher);
+  return matcher(path);
+};
 
 const { services, database, start, stop } = createServices(env);
 const clients = createClientResolver(env.TRUST_PROXY);
@@ -99,6 +108,8 @@ const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (request, respons
   guardResponse(request, response, drain.draining);
   const trusted = clients.trusts(request.socket.remoteAddress ?? "", 0);
   if (refuseMethod(request, response) || settleRequestUrl(request, response, trusted)) return;
+  // A page spelt otherwise (case, a trailing slash, `%2D`) is sent to its one path.
+  if (redirectToCanonical(request, response, isPage)) return;
   // Shared documents the app has just served are answered here, in front of Express.
   if (services.fastPath.serve(request, response)) return;
   app(request, response);
@@ -112,6 +123,7 @@ const health = healthz({
   leads: services.leads,
   database,
   token: env.HEALTH_TOKEN,
+  sharedDocuments: () => services.sharedDocuments.stats(),
 });
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, drain.begin);
 

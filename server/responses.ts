@@ -3,7 +3,7 @@
  * and the server's own plain answers.
  */
 import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "node:http";
-import { CACHE_CONTROL } from "~/http/cache-control";
+import { CACHE_CONTROL, redirectCacheControl } from "~/http/cache-control";
 import { applySecurityHeaders } from "~/http/security.server";
 
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
@@ -20,24 +20,40 @@ export const securityHeaders: readonly [string, string][] = (() => {
  * through `writeHead` (an implicit header calls it too), after Express, compression and Remix
  * set theirs. The idiom of the `on-headers` module compression and morgan use.
  */
-function beforeHeaders(response: ServerResponse, fill: (passed: OutgoingHttpHeaders | undefined) => void) {
+function beforeHeaders(
+  response: ServerResponse,
+  fill: (status: number, passed: OutgoingHttpHeaders | undefined) => void,
+) {
   const writeHead = response.writeHead;
   response.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    fill(args.find((arg): arg is OutgoingHttpHeaders => typeof arg === "object" && arg !== null));
+    fill(
+      typeof args[0] === "number" ? args[0] : this.statusCode,
+      args.find((arg): arg is OutgoingHttpHeaders => typeof arg === "object" && arg !== null),
+    );
     return writeHead.apply(this, args as Parameters<ServerResponse["writeHead"]>);
   } as ServerResponse["writeHead"];
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /**
- * For every response, whoever writes it: the security headers it lacks, and `Connection:
- * close` when the request body was not read to its end (413, an early 400, a 405: the rest
+ * For every response, whoever writes it: the security headers it lacks, a redirect's
+ * Cache-Control (`redirectCacheControl`: private with a query; a redirect that chose
+ * `no-store` itself keeps it), and `Connection: close` when the request body was not read to its end (413, an early 400, a 405: the rest
  * of the body would otherwise be read as the next request) or the server is draining.
  */
 export function guardResponse(request: IncomingMessage, response: ServerResponse, draining: () => boolean) {
-  beforeHeaders(response, (passed) => {
+  beforeHeaders(response, (status, passed) => {
     const given = new Set(Object.keys(passed ?? {}).map((name) => name.toLowerCase()));
     for (const [name, value] of securityHeaders) {
       if (!response.hasHeader(name) && !given.has(name)) response.setHeader(name, value);
+    }
+    if (REDIRECTS.has(status) && !given.has("cache-control")) {
+      const chosen = String(response.getHeader("cache-control") ?? "");
+      const wanted = redirectCacheControl(request.url ?? "", String(response.getHeader("location") ?? ""));
+      if (!/no-store/.test(chosen) && (chosen === "" || wanted === CACHE_CONTROL.personal)) {
+        response.setHeader("Cache-Control", wanted);
+      }
     }
     if (draining()) response.shouldKeepAlive = false;
     if (bodyUnread(request)) {
@@ -78,14 +94,14 @@ function bodyUnread(request: IncomingMessage): boolean {
   return request.headers["transfer-encoding"] !== undefined || (length !== undefined && Number(length) !== 0);
 }
 
-/** A short plain-text answer from the server itself (405, 400, 500). */
+/** A short plain-text answer from the server itself (405, 400, 500, a 301): never stored, unless `headers` says otherwise. */
 export function answerPlain(response: ServerResponse, status: number, headers: Record<string, string> = {}) {
   const body = `${STATUS_CODES[status]}\n`;
+  response.setHeader("Cache-Control", CACHE_CONTROL.never);
   // setHeader, not writeHead(status, headers): the request log reads them back with getHeader.
   for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
   response.setHeader("Content-Type", "text/plain; charset=utf-8");
   response.setHeader("Content-Length", Buffer.byteLength(body));
-  response.setHeader("Cache-Control", CACHE_CONTROL.never);
   response.writeHead(status);
   response.end(body);
 }

@@ -20,6 +20,21 @@ export const CACHE_CONTROL = {
   private: "private, no-cache",
   /** A sender's landing URL (the enquiry notice's token, ~/enquiry/sent-notice.server), and the redirect to it: never stored. */
   personal: "private, no-store",
+  /**
+   * A redirect whose request and Location hold no query (a page's other spelling, a former
+   * slug): the same for everyone, and it changes only with a deploy.
+   */
+  redirect: "public, max-age=3600",
   /** Answers that must never be stored at all: health, beacons, refusals. */
   never: "no-store",
 } as const;
+
+/**
+ * A redirect's Cache-Control: shared only when neither its request nor its Location holds a
+ * query; with one (a click id, a campaign, a token) `private, no-store`, so no cache hands one
+ * visitor's query to another.
+ */
+export function redirectCacheControl(requestTarget: string, location: string): string {
+  const hasQuery = (url: string) => /\?./.test(url.split("#", 1)[0] ?? "");
+  return hasQuery(requestTarget) || hasQuery(location) ? CACHE_CONTROL.personal : CACHE_CONTROL.redirect;
+}

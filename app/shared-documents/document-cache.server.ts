@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { EntryContext } from "@remix-run/node";
+import { isCanonicalSpelling } from "~/http/canonical-path";
 import { SharedDocument } from "~/shared-documents/shared-document.server";
 import { onlyTrackingParameters } from "~/tracking-parameters.server";
 
@@ -37,18 +38,35 @@ import { onlyTrackingParameters } from "~/tracking-parameters.server";
 export class SharedDocumentCache {
   /** Hex, so no HTML or JSON escaping can alter it; 128 random bits, so page text never contains it. */
   readonly placeholder = randomBytes(16).toString("hex");
-  private readonly pages = new Map<string, Promise<SharedDocument>>();
+  /** Pages asked for once since they were rendered: a flood of new keys churns only these. */
+  private readonly probation = new Map<string, Promise<SharedDocument>>();
+  /** Pages asked for again: what visitors read, evicted only by other pages asked for again. */
+  private readonly protected = new Map<string, Promise<SharedDocument>>();
+  private renders = 0;
 
+  /** `maxEntries` in all; a quarter of them (at least one) is always left to pages on probation. */
   constructor(private readonly maxEntries = 32) {}
 
   get(key: string): Promise<SharedDocument> | undefined {
-    const page = this.pages.get(key);
-    if (page) {
+    const kept = this.protected.get(key);
+    if (kept) {
       // Least recently used goes first: re-insert on every hit.
-      this.pages.delete(key);
-      this.pages.set(key, page);
+      this.protected.delete(key);
+      this.protected.set(key, kept);
+      return kept;
     }
-    return page;
+    const tried = this.probation.get(key);
+    if (tried) {
+      // Asked for a second time: promoted; the protected segment's oldest goes back to probation.
+      this.probation.delete(key);
+      this.protected.set(key, tried);
+      for (const [oldest, page] of this.protected) {
+        if (this.protected.size <= this.maxEntries - this.probationReserve) break;
+        this.protected.delete(oldest);
+        this.admit(oldest, page);
+      }
+    }
+    return tried;
   }
 
   /**
@@ -59,19 +77,39 @@ export class SharedDocumentCache {
   set(key: string, html: string, headers: Headers): Promise<SharedDocument> | null {
     const shared = html.replaceAll(` nonce="${this.placeholder}"`, "");
     if (shared.includes(this.placeholder)) return null;
+    this.renders += 1;
     const page = SharedDocument.create(shared, headers);
     // A failed compression must not stay cached: the next request renders again.
-    page.catch(() => this.pages.get(key) === page && this.pages.delete(key));
-    this.pages.set(key, page);
-    for (const oldest of this.pages.keys()) {
-      if (this.pages.size <= this.maxEntries) break;
-      this.pages.delete(oldest);
-    }
+    page.catch(() => {
+      if (this.probation.get(key) === page) this.probation.delete(key);
+      if (this.protected.get(key) === page) this.protected.delete(key);
+    });
+    this.protected.delete(key);
+    this.admit(key, page);
     return page;
   }
 
+  /** Pages kept, and pages rendered since the server started (what `/healthz` details show). */
+  stats(): { entries: number; rendered: number } {
+    return { entries: this.size, rendered: this.renders };
+  }
+
   get size(): number {
-    return this.pages.size;
+    return this.probation.size + this.protected.size;
+  }
+
+  private get probationReserve(): number {
+    return Math.max(1, Math.floor(this.maxEntries / 4));
+  }
+
+  /** On probation, the page there longest making room: never one asked for again. */
+  private admit(key: string, page: Promise<SharedDocument>): void {
+    this.probation.delete(key);
+    this.probation.set(key, page);
+    for (const oldest of this.probation.keys()) {
+      if (this.size <= this.maxEntries) break;
+      this.probation.delete(oldest);
+    }
   }
 }
 
@@ -97,7 +135,8 @@ export function documentCacheKey(
 ): string | null {
   const url = new URL(request.url);
   const path = sharedDocumentPath(request.method, url.pathname + url.search);
-  if (path === null || status !== 200 || headers.has("Set-Cookie")) return null;
+  // Only a page's one spelling is kept (the server redirects the others): no spelling costs an entry.
+  if (path === null || !isCanonicalSpelling(path) || status !== 200 || headers.has("Set-Cookie")) return null;
   const { actionData, errors, matches, loaderData } = context.staticHandlerContext;
   if (actionData || errors) return null;
   const optedIn = matches.every((match) => {

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { MAX_BODY_BYTES } from "~/enquiry/body.server";
 import { MAX_HEAD_BYTES, MAX_TARGET_LENGTH } from "../../server/request-line";
+import { publishedPages } from "./site-routes";
 
 export interface ExpensiveRequest {
   label: string;
@@ -16,6 +17,8 @@ export interface ExpensiveRequest {
   answer: number;
   method?: "GET" | "POST";
   path: string;
+  /** A new spelling of the path for each request (numbered from 0), so no two are the same URL. */
+  spelling?: (index: number) => string;
   headers?: [string, string][];
   body?: string;
 }
@@ -26,6 +29,33 @@ const HEAD_ROOM = MAX_HEAD_BYTES - 1_400;
 const LONGEST = MAX_TARGET_LENGTH - 40;
 
 const repeat = (unit: string, length: number) => unit.repeat(Math.floor(length / unit.length));
+
+/**
+ * Spelling `index` (from 0) of `path`, never the path itself: each character `spelt` picks
+ * is changed where the bits of index + 1 say (`mark` makes the change), so a flood of
+ * requests is a flood of distinct URLs of one page.
+ */
+function respell(path: string, index: number, spelt: RegExp, mark: (character: string) => string): string {
+  let bits = index + 1;
+  return path.replace(spelt, (character) => {
+    const changed = bits % 2 === 1 ? mark(character) : character;
+    bits = Math.floor(bits / 2);
+    return changed;
+  });
+}
+
+/** `path` with some of its letters in upper case: the same page to a router that ignores case. */
+export const caseSpelling = (path: string, index: number) =>
+  respell(path, index, /[a-z]/g, (letter) => letter.toUpperCase());
+
+/** `path` with some of its hyphens and letters percent-encoded (`%2D`): the same page, decoded. */
+export const percentSpelling = (path: string, index: number) =>
+  respell(
+    path,
+    index,
+    /[a-z-]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
 
 /**
  * The build's version, as any visitor reads it from the home page: the inlined manifest's
@@ -44,6 +74,10 @@ export function buildVersion(html: string): string {
  * manifest request of the published attack (CVE-2026-55685) as it was found, 7.4 KB.
  */
 export function expensiveRequests(version: string): ExpensiveRequest[] {
+  // The longest article the content holds: what a new spelling of a page costs at most.
+  const [longest] = publishedPages("insights");
+  const article = longest ? `/insights/${longest.slug}` : "/insights";
+  const articleLabel = `GET ${article} (shared article)`;
   const manifest = (query: string) => `/__manifest?version=${version}&${query}`;
   const paths = (count: number) => Array.from({ length: count }, (_, index) => `p=%2F${index}`).join("&");
   return [
@@ -52,6 +86,33 @@ export function expensiveRequests(version: string): ExpensiveRequest[] {
     { label: "GET /no-such-page (not-found page)", path: "/no-such-page", answer: 404 },
     { label: "GET /_root.data", path: "/_root.data", answer: 200 },
     { label: "GET /og-image.png (a file)", path: "/og-image.png", answer: 200 },
+    { label: articleLabel, path: article, answer: 200 },
+    {
+      label: "the article, a new case spelling each time",
+      path: caseSpelling(article, 0),
+      spelling: (index) => caseSpelling(article, index),
+      like: articleLabel,
+      answer: 301,
+    },
+    {
+      label: "the article, a new percent-encoding each time",
+      path: percentSpelling(article, 0),
+      spelling: (index) => percentSpelling(article, index),
+      like: articleLabel,
+      answer: 301,
+    },
+    {
+      label: "the article with a trailing slash",
+      path: `${article}/`,
+      like: articleLabel,
+      answer: 301,
+    },
+    {
+      label: "GET /insights/page/1?gclid=… (a redirect)",
+      path: "/insights/page/1?gclid=A1b2C3",
+      like: articleLabel,
+      answer: 301,
+    },
     {
       label: "manifest, one p of 3,700 segments",
       path: manifest(`p=${repeat("/a", 7_400)}`),
@@ -174,7 +235,12 @@ function mainThreadNs(pid: number): number | null {
   }
 }
 
-function send(agent: Agent, origin: URL, spec: ExpensiveRequest): Promise<{ status: number; ms: number }> {
+function send(
+  agent: Agent,
+  origin: URL,
+  spec: ExpensiveRequest,
+  index: number,
+): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const request = httpRequest(
@@ -183,7 +249,7 @@ function send(agent: Agent, origin: URL, spec: ExpensiveRequest): Promise<{ stat
         host: origin.hostname,
         port: origin.port,
         method: spec.method ?? "GET",
-        path: spec.path,
+        path: spec.spelling?.(index) ?? spec.path,
         headers: [
           "host",
           origin.host,
@@ -233,12 +299,12 @@ export async function measure(
   const origin = new URL(url);
   try {
     const statuses = new Set<number>();
-    statuses.add((await send(agent, origin, spec)).status);
+    statuses.add((await send(agent, origin, spec, 0)).status);
     const times: number[] = [];
     const cpuBefore = mainThreadNs(pid);
     const deadline = performance.now() + seconds * 1000;
     while (times.length < most && (times.length === 0 || performance.now() < deadline)) {
-      const { status, ms } = await send(agent, origin, spec);
+      const { status, ms } = await send(agent, origin, spec, times.length + 1);
       statuses.add(status);
       times.push(ms);
     }

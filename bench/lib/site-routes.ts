@@ -22,7 +22,7 @@ function markdownFile(raw: string): { data: Record<string, unknown>; body: strin
  * body first: the page budgets and the benchmark hold to the largest. Read from the files, not the
  * built modules, which import images only the app's build can load.
  */
-function publishedPages(collection: string): { slug: string; length: number }[] {
+export function publishedPages(collection: string): { slug: string; length: number }[] {
   const folder = join(process.cwd(), "content", collection);
   return readdirSync(folder)
     .filter((name) => name.endsWith(".md"))

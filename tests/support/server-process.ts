@@ -32,6 +32,8 @@ export interface HealthDetails {
   leads: { pending: number; failed: number; oldestPendingSeconds: number; spam: number; spooled: number };
   /** Delivery outcomes the store has not taken yet, waiting in the server's memory. */
   unwrittenOutcomes: number;
+  /** The render-once cache: pages kept, and pages rendered since the server started. */
+  sharedDocuments: { entries: number; rendered: number };
 }
 
 /** `/healthz` with its details, as a monitor holding HEALTH_TOKEN reads it. */

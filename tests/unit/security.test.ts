@@ -186,6 +186,9 @@ describe("documentCacheKey", () => {
     ["a POST", get("http://localhost/", { method: "POST" }), 200, new Headers(), context({})],
     ["a PUT", get("http://localhost/", { method: "PUT" }), 200, new Headers(), context({})],
     ["a non-200 status", get(), 404, new Headers(), context({})],
+    ["a path in upper case", get("http://localhost/Privacy-Policy"), 200, new Headers(), context({})],
+    ["a trailing slash", get("http://localhost/privacy-policy/"), 200, new Headers(), context({})],
+    ["a percent-encoded hyphen", get("http://localhost/privacy%2Dpolicy"), 200, new Headers(), context({})],
     ["a Set-Cookie header", get(), 200, new Headers({ "Set-Cookie": "a=b" }), context({})],
     ["action data", get(), 200, new Headers(), context({ actionData: { "route-1": { ok: true } } })],
     ["route errors", get(), 200, new Headers(), context({ errors: { "route-1": new Error("x") } })],
@@ -243,5 +246,24 @@ describe("SharedDocumentCache", () => {
     expect(cache.size).toBe(2);
     expect(cache.get("b")).toBeUndefined();
     expect(cache.get("a")).toBe(a);
+  });
+});
+
+describe("SharedDocumentCache under a flood of new pages", () => {
+  const headers = () => new Headers({ "Content-Type": "text/html; charset=utf-8" });
+
+  it("keeps the pages asked for again: a hundred pages asked for once evict only each other", () => {
+    const cache = new SharedDocumentCache(8);
+    const home = cache.set("/", "home", headers());
+    const policy = cache.set("/privacy-policy", "policy", headers());
+    cache.get("/");
+    cache.get("/privacy-policy");
+    for (let index = 0; index < 100; index += 1) cache.set(`/page-${index}`, `page ${index}`, headers());
+    expect(cache.size).toBe(8);
+    expect(cache.get("/")).toBe(home);
+    expect(cache.get("/privacy-policy")).toBe(policy);
+    expect(cache.get("/page-0")).toBeUndefined();
+    expect(cache.get("/page-99")).toBeDefined();
+    expect(cache.stats()).toEqual({ entries: 8, rendered: 102 });
   });
 });
