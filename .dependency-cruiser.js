@@ -42,6 +42,7 @@ const LAYERS = [
       "^app/env[.]server[.]ts$",
       "^app/tracking-parameters[.]server[.]ts$",
       "^app/webhook-url[.]server[.]ts$",
+      "^app/url-rules[.]server[.]ts$",
       "^app/network-errors[.]ts$",
       // The privacy notice, but its component (a page part, above).
       "^app/privacy-notice/(?!notice[.]server[.]tsx$)",

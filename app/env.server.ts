@@ -3,6 +3,13 @@ import { isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
 import * as z from "zod";
 import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/lead-parts/block-list.server";
+import {
+  checkGitHubApiRoot,
+  checkGitHubOAuthUrl,
+  checkSiteOrigin,
+  holdsCredentials,
+  type UrlCheck,
+} from "~/url-rules.server";
 import { checkWebhookUrl, hostOf, isPlainHttp } from "~/webhook-url.server";
 
 /**
@@ -60,6 +67,18 @@ const webhookUrl = z
     return z.NEVER;
   });
 
+/** A URL that one of ~/url-rules.server's rules takes, in the spelling it gives. */
+const checkedUrl = (check: (value: string) => UrlCheck) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      const checked = check(value);
+      if (checked.ok) return checked.url;
+      context.addIssue({ code: "custom", message: checked.reason });
+      return z.NEVER;
+    });
+
 /** The Standard Webhooks spec asks for a key of 24 to 64 bytes; a shorter one can be guessed. */
 const MIN_WEBHOOK_KEY_BYTES = 24;
 
@@ -101,6 +120,11 @@ const privacyContact = z.string().transform((value, context): { name?: string; e
   });
   return z.NEVER;
 });
+
+/** SITE_URL's default: where `npm start` serves. */
+const LOCAL_ORIGIN = "http://localhost:3000";
+const GITHUB_OAUTH_URL = "https://github.com";
+const GITHUB_API_ROOT = "https://api.github.com";
 
 const schema = {
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
@@ -161,10 +185,8 @@ const schema = {
   DATABASE_URL: optionalText,
   /** Connections each replica opens at most; all replicas together stay under `max_connections`. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
-  SITE_URL: z
-    .url({ protocol: /^https?$/ })
-    .transform((value) => value.replace(/\/+$/, ""))
-    .default("http://localhost:3000"),
+  /** The public origin: scheme, host and port only (~/url-rules.server). */
+  SITE_URL: checkedUrl(checkSiteOrigin).default(LOCAL_ORIGIN),
   /** Where every lead is also POSTed as a signed Standard Webhooks event (a CRM, n8n, Zapier). */
   LEAD_WEBHOOK_URL: webhookUrl.optional(),
   LEAD_WEBHOOK_SECRET: webhookSecret.optional(),
@@ -191,11 +213,10 @@ const schema = {
     .regex(/^[A-Za-z0-9._-]+$/, "must be the OAuth app's client ID")
     .optional(),
   CMS_GITHUB_CLIENT_SECRET: z.string().trim().min(20, "must be the OAuth app's client secret").optional(),
-  /** Where GitHub's OAuth endpoints are: github.com, or a GitHub Enterprise server. */
-  CMS_GITHUB_OAUTH_URL: z
-    .url({ protocol: /^https?$/ })
-    .transform((value) => value.replace(/\/+$/, ""))
-    .default("https://github.com"),
+  /** Where GitHub's OAuth endpoints are: github.com, or a GitHub Enterprise server (an origin). */
+  CMS_GITHUB_OAUTH_URL: checkedUrl(checkGitHubOAuthUrl).default(GITHUB_OAUTH_URL),
+  /** GitHub's REST API, which the editor sends its token to: api.github.com, or the Enterprise server's. */
+  CMS_GITHUB_API_ROOT: checkedUrl(checkGitHubApiRoot).default(GITHUB_API_ROOT),
   /** decap-server's API (`npm run content` sets it): /admin edits this checkout's files instead of GitHub. */
   CMS_LOCAL_BACKEND: z.url({ protocol: /^https?$/ }).optional(),
 } satisfies Record<string, z.ZodType>;
@@ -224,10 +245,17 @@ type Schema = typeof schema;
 const PROTECTIONS = new Set<string>(["ENQUIRY_BLOCK_LIST", "ENQUIRY_BLOCK_HEADLESS", "ENQUIRY_THROTTLE"]);
 
 /** What a bad value turns off, for the variables whose default is "off" and not a value. */
+const SIGN_IN_OFF = "/admin's GitHub sign-in stays off until it is fixed";
 const TURNED_OFF: Record<string, string> = {
   LEAD_WEBHOOK_URL: "no lead is sent to the webhook until it is fixed",
   LEAD_WEBHOOK_SECRET: "no lead is sent to the webhook until it is fixed",
   ALERT_WEBHOOK_URL: "no alert is sent until it is fixed",
+  SITE_URL: `canonical links, the sitemap and Open Graph name ${LOCAL_ORIGIN}, and in production /admin's GitHub sign-in stays off, until it is fixed`,
+  CMS_GITHUB_REPO: SIGN_IN_OFF,
+  CMS_GITHUB_CLIENT_ID: SIGN_IN_OFF,
+  CMS_GITHUB_CLIENT_SECRET: SIGN_IN_OFF,
+  CMS_GITHUB_OAUTH_URL: SIGN_IN_OFF,
+  CMS_GITHUB_API_ROOT: SIGN_IN_OFF,
 };
 export type Env = { [K in keyof Schema]: z.output<Schema[K]> };
 
@@ -236,6 +264,7 @@ export function parseEnv(
   log: (line: string) => void = console.error,
 ): Env {
   const env: Record<string, unknown> = {};
+  const refused = new Set<string>();
   for (const [name, field] of Object.entries(schema) as [keyof Schema, z.ZodType][]) {
     const raw = source[name];
     const result = field.safeParse(raw === undefined || raw.trim() === "" ? undefined : raw);
@@ -243,12 +272,15 @@ export function parseEnv(
       env[name] = result.data;
     } else {
       const reason = result.error.issues[0]?.message ?? "invalid value";
-      const shown = SECRETS.has(name) ? name : `${name}=${JSON.stringify(raw)}`;
+      // A URL's credentials are a secret whichever variable holds it.
+      const shown =
+        SECRETS.has(name) || holdsCredentials(raw ?? "") ? name : `${name}=${JSON.stringify(raw)}`;
       const fallback =
         TURNED_OFF[name] ??
         (PROTECTIONS.has(name) ? "this protection stays off until it is fixed" : "using the default instead");
       log(`config: ${shown} is invalid (${reason}); ${fallback}`);
       env[name] = field.parse(undefined);
+      refused.add(name);
     }
   }
   const parsed = env as Env;
@@ -259,7 +291,7 @@ export function parseEnv(
     );
   }
   checkLeadWebhookPair(source, parsed, log);
-  checkCmsGithub(source, parsed, log);
+  checkCmsGithub(source, parsed, refused, log);
   return parsed;
 }
 
@@ -293,9 +325,16 @@ const CMS_GITHUB = ["CMS_GITHUB_REPO", "CMS_GITHUB_CLIENT_ID", "CMS_GITHUB_CLIEN
 /**
  * /admin's GitHub sign-in needs the repository and the OAuth app's ID and secret: with some but
  * not all, one line names the missing ones, and all read as unset (sign-in stays off). A bad
- * value has had its own line already.
+ * value, the three's or a GitHub URL's, has had its own line already and keeps it off too. The
+ * OAuth server and the API must be one GitHub's: a token from an Enterprise server is not sent
+ * to api.github.com, nor github.com's to another API.
  */
-function checkCmsGithub(source: Record<string, string | undefined>, env: Env, log: (line: string) => void) {
+function checkCmsGithub(
+  source: Record<string, string | undefined>,
+  env: Env,
+  refused: ReadonlySet<string>,
+  log: (line: string) => void,
+) {
   const given = CMS_GITHUB.filter((name) => (source[name]?.trim() ?? "") !== "");
   const missing = CMS_GITHUB.filter((name) => !given.includes(name));
   if (given.length > 0 && missing.length > 0) {
@@ -303,9 +342,25 @@ function checkCmsGithub(source: Record<string, string | undefined>, env: Env, lo
       `config: ${given.join(", ")} ${given.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not; /admin's GitHub sign-in stays off until all three are set (docs/configuration.md)`,
     );
   }
-  if (CMS_GITHUB.some((name) => env[name] === undefined)) {
+  let off = refused.has("CMS_GITHUB_OAUTH_URL") || refused.has("CMS_GITHUB_API_ROOT");
+  const enterprise = env.CMS_GITHUB_OAUTH_URL !== GITHUB_OAUTH_URL;
+  if (!off && enterprise !== (env.CMS_GITHUB_API_ROOT !== GITHUB_API_ROOT)) {
+    off = true;
+    log(
+      enterprise
+        ? `config: CMS_GITHUB_OAUTH_URL names ${new URL(env.CMS_GITHUB_OAUTH_URL).host} but CMS_GITHUB_API_ROOT is ${GITHUB_API_ROOT}, so the editor would send that server's token to github.com; set CMS_GITHUB_API_ROOT to its API (https://<host>/api/v3 for GitHub Enterprise Server); /admin's GitHub sign-in stays off until both name one GitHub (docs/configuration.md)`
+        : `config: CMS_GITHUB_API_ROOT names ${new URL(env.CMS_GITHUB_API_ROOT).host} but CMS_GITHUB_OAUTH_URL is ${GITHUB_OAUTH_URL}, so the editor would send github.com's token to another server; set CMS_GITHUB_OAUTH_URL to that GitHub's server too; /admin's GitHub sign-in stays off until both name one GitHub (docs/configuration.md)`,
+    );
+  }
+  if (off || CMS_GITHUB.some((name) => env[name] === undefined)) {
     for (const name of CMS_GITHUB) env[name] = undefined;
   }
+}
+
+/** Whether SITE_URL is set to a valid origin: /admin's sign-in returns there (server/admin). */
+export function siteUrlGiven(source: Record<string, string | undefined> = process.env): boolean {
+  const raw = source.SITE_URL?.trim() ?? "";
+  return raw !== "" && schema.SITE_URL.safeParse(raw).success;
 }
 
 /**

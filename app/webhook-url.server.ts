@@ -27,6 +27,19 @@ export function isPrivateHost(hostname: string): boolean {
   return family !== 0 && PRIVATE_RANGES.check(host, family === 4 ? "ipv4" : "ipv6");
 }
 
+/** The loopback range alone: what plain http may reach when nothing else of the network may (~/url-rules.server). */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** Whether a URL's host name is `localhost` or a loopback address, read as `isPrivateHost` reads it. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[(.*)\]$/, "$1");
+  if (host === "localhost") return true;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? "ipv4" : "ipv6");
+}
+
 /** The host (and port) of a webhook URL: all a log line may name, since the path can hold a token. */
 export function hostOf(url: string): string {
   try {

@@ -134,6 +134,8 @@ export function createServices(env: Env) {
   return {
     services,
     database,
+    /** Where limits count: the database's store with DATABASE_URL; undefined: each limit's memory. */
+    limitStore,
     start() {
       database?.start();
       leads.start();

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
-import { env, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
+import { env, siteUrlGiven, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
 import { pageRouteMatcher } from "~/http/canonical-path";
 import { createClientResolver } from "~/http/client-address.server";
 import { createAdmin } from "./admin";
@@ -44,7 +44,7 @@ const isPage = (path: string): boolean => {
   return matcher(path);
 };
 
-const { services, database, start, stop } = createServices(env);
+const { services, database, limitStore, start, stop } = createServices(env);
 const clients = createClientResolver(env.TRUST_PROXY);
 
 const app = express();
@@ -68,6 +68,13 @@ app.use(
   createAdmin({
     env,
     dir: join(buildDir, "admin"),
+    siteUrlGiven: siteUrlGiven(),
+    limitStore,
+    clientOf: (request) =>
+      clients.client({
+        socketAddress: request.socket.remoteAddress,
+        forwardedFor: request.headers["x-forwarded-for"],
+      }),
     stylesheets: () =>
       (build.routes.root?.module.links?.() ?? []).flatMap((link) =>
         "rel" in link && link.rel === "stylesheet" && typeof link.href === "string" ? [link.href] : [],

@@ -4,15 +4,17 @@
  * the backend from the environment), Decap's bundle (copied into build/admin/ by
  * scripts/build-media.ts) and the GitHub sign-in's handshake. Everything under /admin is
  * `no-store` and `noindex`; only the page runs under /admin's own policy, so no public page is
- * touched by it.
+ * touched by it. Off (not configured), every path under /admin answers a short 503 and nothing else.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import express, { type Response, type Router } from "express";
+import express, { type Request, type Router } from "express";
 import type { Env } from "~/env.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
+import type { LimitStore } from "~/http/limits.server";
 import { adminContentSecurityPolicy } from "~/http/security.server";
 import { createOAuthHandlers } from "./oauth";
+import { createSignInLimits } from "./sign-in-limits";
 
 export interface AdminOptions {
   env: Env;
@@ -20,6 +22,12 @@ export interface AdminOptions {
   dir: string;
   /** The site's stylesheets, for the editor's previews (the root route's links). */
   stylesheets: () => string[];
+  /** Whether SITE_URL was set to a valid origin (~/env.server's siteUrlGiven): GitHub's sign-in returns there. */
+  siteUrlGiven: boolean;
+  /** Where the sign-in limits count: the database's store with DATABASE_URL, memory otherwise. */
+  limitStore?: LimitStore;
+  /** The request's client as TRUST_PROXY lets it be known; null: unknown. */
+  clientOf: (request: Request) => string | null;
   log?: (line: string) => void;
 }
 
@@ -60,43 +68,69 @@ function backendOf(env: Env) {
     branch: env.CMS_GITHUB_BRANCH,
     base_url: env.SITE_URL,
     auth_endpoint: "admin/auth",
+    api_root: env.CMS_GITHUB_API_ROOT,
   };
   return env.CMS_LOCAL_BACKEND
     ? { backend: github, local_backend: { url: env.CMS_LOCAL_BACKEND } }
     : { backend: github };
 }
 
-export function createAdmin({ env, dir, stylesheets, log = console.error }: AdminOptions): Router {
+/** Why /admin is off, as its one log line; undefined when it is on. */
+function offReason(env: Env, siteUrlGiven: boolean): string | undefined {
+  if (env.CMS_LOCAL_BACKEND !== undefined) return undefined;
+  if (env.CMS_GITHUB_REPO === undefined) {
+    return "admin: /admin is off: set CMS_GITHUB_REPO, CMS_GITHUB_CLIENT_ID and CMS_GITHUB_CLIENT_SECRET (docs/configuration.md), or edit locally with `npm run content`";
+  }
+  if (env.NODE_ENV === "production" && !siteUrlGiven) {
+    return "admin: /admin is off: GitHub's sign-in returns to SITE_URL, which is not set (or was refused at start); set SITE_URL to the site's public origin, such as https://www.example.com (docs/configuration.md)";
+  }
+  return undefined;
+}
+
+export function createAdmin({
+  env,
+  dir,
+  stylesheets,
+  siteUrlGiven,
+  limitStore,
+  clientOf,
+  log = console.error,
+}: AdminOptions): Router {
   const router = express.Router();
-  const configured = env.CMS_LOCAL_BACKEND !== undefined || env.CMS_GITHUB_REPO !== undefined;
   router.use((_request, response, next) => {
     response.setHeader("Cache-Control", CACHE_CONTROL.never);
     response.setHeader("X-Robots-Tag", "noindex, nofollow");
     next();
   });
 
-  const off = (response: Response) => {
-    log(
-      "admin: /admin is off: set CMS_GITHUB_REPO, CMS_GITHUB_CLIENT_ID and CMS_GITHUB_CLIENT_SECRET (docs/configuration.md), or edit locally with `npm run content`",
-    );
-    response
-      .status(503)
-      .type("text/plain")
-      .send("The content editor is not configured on this server: see docs/configuration.md.\n");
-  };
+  const off = offReason(env, siteUrlGiven);
+  if (off !== undefined) {
+    let told = false;
+    router.use((_request, response) => {
+      // Once per process: a scanner's requests add no lines.
+      if (!told) log(off);
+      told = true;
+      response
+        .status(503)
+        .type("text/plain")
+        .send("The content editor is not configured on this server: see docs/configuration.md.\n");
+    });
+    return router;
+  }
 
   router.get(["/", ""], (request, response) => {
-    if (!configured) return off(response);
     // Decap reads its configuration and chunks relative to the page: keep the page at /admin/.
     if (!request.originalUrl.split("?")[0]?.endsWith("/")) return response.redirect(301, "/admin/");
-    response.setHeader("Content-Security-Policy", adminContentSecurityPolicy(env.CMS_LOCAL_BACKEND));
+    response.setHeader(
+      "Content-Security-Policy",
+      adminContentSecurityPolicy(env.CMS_GITHUB_API_ROOT, env.CMS_LOCAL_BACKEND),
+    );
     // The sign-in window navigates to GitHub and back: it must keep its opener, this page.
     response.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
     response.type("html").send(adminPage(stylesheets()));
   });
 
   router.get("/config.yml", (_request, response) => {
-    if (!configured) return off(response);
     const file = join(dir, "config.json");
     if (!existsSync(file)) {
       log("admin: build/admin/config.json is missing: run `npm run build`");
@@ -115,7 +149,7 @@ export function createAdmin({ env, dir, stylesheets, log = console.error }: Admi
     response.type("text/javascript").send(ADMIN_SCRIPT);
   });
 
-  const oauth = createOAuthHandlers({ env, log });
+  const oauth = createOAuthHandlers({ env, log, limits: createSignInLimits(limitStore), clientOf });
   router.get("/auth", oauth.auth);
   router.get("/callback", oauth.callback);
 

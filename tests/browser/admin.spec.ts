@@ -1,6 +1,9 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import {
+  type FakeGitHub,
+  fakeGitHub,
+  FAKE_SECRET as SECRET,
+  FAKE_TOKEN as TOKEN,
+} from "../support/fake-github";
 import { expect, test } from "../support/fixtures";
 import { freePort, type RunningServer, startServer } from "../support/server-process";
 
@@ -47,62 +50,15 @@ test.describe("/admin on a server without the editor configured", () => {
   });
 });
 
-/** A fake GitHub: its authorisation page sends the browser straight back with a code; its token endpoint trades that code for a token. */
-async function fakeGitHub() {
-  const exchanges: Record<string, unknown>[] = [];
-  const authorizations: URLSearchParams[] = [];
-  const server: Server = createServer(async (request: IncomingMessage, response) => {
-    const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    if (url.pathname === "/login/oauth/authorize") {
-      authorizations.push(url.searchParams);
-      const back = new URL(url.searchParams.get("redirect_uri") ?? "");
-      back.search = new URLSearchParams({
-        code: "code-from-github",
-        state: url.searchParams.get("state") ?? "",
-      }).toString();
-      response.writeHead(302, { Location: back.href }).end();
-      return;
-    }
-    if (url.pathname === "/login/oauth/access_token" && request.method === "POST") {
-      let body = "";
-      for await (const chunk of request) body += chunk;
-      const exchange = JSON.parse(body) as Record<string, unknown>;
-      exchanges.push(exchange);
-      const good = exchange.client_secret === SECRET && exchange.code === "code-from-github";
-      response.writeHead(200, { "Content-Type": "application/json" });
-      response.end(
-        JSON.stringify(
-          good
-            ? { access_token: TOKEN, token_type: "bearer", scope: "repo" }
-            : { error: "bad_verification_code" },
-        ),
-      );
-      return;
-    }
-    response.writeHead(404).end();
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    server,
-    exchanges,
-    authorizations,
-  };
-}
-
-const SECRET = "fake-oauth-app-secret-0123456789abcdef";
-const TOKEN = "gho_faketoken0123456789";
-
-test.describe("GitHub sign-in, against a fake GitHub on a loopback address", () => {
-  // The fake GitHub and the site are on ports of their own. The tests stop at the token: Decap's
-  // next step, asking GitHub's API who signed in, is refused here (no network in the tests).
+test.describe("GitHub sign-in, against a fake GitHub Enterprise server on a loopback address", () => {
+  // The fake GitHub and the site are on ports of their own. The tests stop at the token: the
+  // fake API answers Decap's next step, asking who signed in, with 401.
   test.use({
     allowedProblems: [
-      /^request to another origin: (?:http:\/\/127\.0\.0\.1:\d+|https:\/\/api\.github\.com)\/|^HTTP 40[01] |^console error: TypeError: Failed to fetch/,
+      /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 40[01] |^console error: (?:TypeError: Failed to fetch|Failed to load .*: 401)/,
     ],
   });
-  let github: Awaited<ReturnType<typeof fakeGitHub>>;
+  let github: FakeGitHub;
   let site: RunningServer;
 
   test.beforeAll(async () => {
@@ -116,18 +72,23 @@ test.describe("GitHub sign-in, against a fake GitHub on a loopback address", () 
         CMS_GITHUB_CLIENT_ID: "Iv1.fakeclient",
         CMS_GITHUB_CLIENT_SECRET: SECRET,
         CMS_GITHUB_OAUTH_URL: github.url,
+        CMS_GITHUB_API_ROOT: github.apiRoot,
       },
     });
   });
   test.afterAll(async () => {
     await site?.stop();
-    github?.server.close();
+    await github?.close();
   });
 
-  test("Decap's sign-in window gets a token and posts it to /admin on the site's own origin", async ({
+  test("Decap's sign-in window gets a token, posts it to /admin on the site's own origin, and the editor takes it to the configured API only", async ({
     page,
   }) => {
-    await page.route("https://api.github.com/**", (route) => route.abort());
+    const toGitHubCom: string[] = [];
+    await page.route("https://api.github.com/**", (route) => {
+      toGitHubCom.push(route.request().url());
+      return route.abort();
+    });
     await page.goto(`${site.url}/admin/`);
     // What the editor receives, recorded beside Decap's own listener.
     await page.evaluate(() => {
@@ -167,6 +128,10 @@ test.describe("GitHub sign-in, against a fake GitHub on a loopback address", () 
     ]);
     expect(site.output()).not.toContain(SECRET);
     expect(site.output()).not.toContain(TOKEN);
+    // The editor asks the API root it was configured with who signed in, with that token.
+    await expect.poll(() => github.apiCalls.map((call) => call.path)).toContain("/api/v3/user");
+    expect(new Set(github.apiCalls.map((call) => call.authorization))).toEqual(new Set([`token ${TOKEN}`]));
+    expect(toGitHubCom).toEqual([]);
   });
 
   test("a callback whose state is forged, or used a second time, gets no token", async ({ request }) => {
@@ -206,6 +171,8 @@ test.describe("GitHub sign-in, against a fake GitHub on a loopback address", () 
       "cross-origin-opener-policy": "same-origin-allow-popups",
     });
     expect(page.headers()["content-security-policy"]).toContain("script-src 'self' 'unsafe-eval'");
+    // The editor may reach the configured API, and no other GitHub.
+    expect(page.headers()["content-security-policy"]).toContain(`connect-src 'self' blob: ${github.url};`);
     const html = await page.text();
     expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
     expect(html).toMatch(/<meta name="cms-preview-style" content="\/build\/_assets\/app-[A-Z0-9]+\.css">/);
@@ -220,6 +187,7 @@ test.describe("GitHub sign-in, against a fake GitHub on a loopback address", () 
         branch: "main",
         base_url: site.url,
         auth_endpoint: "admin/auth",
+        api_root: github.apiRoot,
       },
       publish_mode: "editorial_workflow",
       media_folder: "content/images",

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseEnv, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
+import { parseEnv, siteUrlGiven, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
 
 describe("parseEnv", () => {
   it("takes a HEALTH_TOKEN of at least 16 characters, and says so of a shorter one", () => {
@@ -148,6 +148,34 @@ describe("parseEnv", () => {
     expect(warnings({ NODE_ENV: "production", SITE_URL: "  " })).toHaveLength(1);
     expect(warnings({ NODE_ENV: "production", SITE_URL: "https://www.example.in" })).toEqual([]);
     expect(warnings({ NODE_ENV: "development" })).toEqual([]);
+  });
+
+  it("takes SITE_URL as an origin only, and refuses anything more in one line that names the fallback", () => {
+    expect(parseEnv({ SITE_URL: "https://WWW.Example.in:443/" }).SITE_URL).toBe("https://www.example.in");
+    for (const value of [
+      "https://www.example.in/site",
+      "https://www.example.in/?ref=x",
+      "https://www.example.in/#top",
+    ]) {
+      const lines: string[] = [];
+      const env = parseEnv({ SITE_URL: value }, (line) => lines.push(line));
+      expect(env.SITE_URL).toBe("http://localhost:3000");
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^config: SITE_URL=".*" is invalid \(must .*\); canonical links, the sitemap and Open Graph name http:\/\/localhost:3000, and in production \/admin's GitHub sign-in stays off, until it is fixed$/,
+        ),
+      ]);
+      expect(siteUrlGiven({ SITE_URL: value })).toBe(false);
+    }
+    const lines: string[] = [];
+    parseEnv({ SITE_URL: "https://editor:hunter2@www.example.in" }, (line) => lines.push(line));
+    expect(lines).toEqual([
+      expect.stringMatching(/^config: SITE_URL is invalid \(must not hold a user name or password/),
+    ]);
+    expect(lines.join("")).not.toContain("hunter2");
+    expect(siteUrlGiven({ SITE_URL: "https://www.example.in/" })).toBe(true);
+    expect(siteUrlGiven({ SITE_URL: " " })).toBe(false);
+    expect(siteUrlGiven({})).toBe(false);
   });
 
   describe("webhooks", () => {
@@ -328,8 +356,67 @@ describe("parseEnv", () => {
         ...complete,
         CMS_GITHUB_BRANCH: "main",
         CMS_GITHUB_OAUTH_URL: "https://github.com",
+        CMS_GITHUB_API_ROOT: "https://api.github.com",
       });
       expect(lines).toEqual([]);
+    });
+
+    it("takes a GitHub Enterprise server's OAuth URL and API root together", () => {
+      const lines: string[] = [];
+      const env = parseEnv(
+        {
+          ...complete,
+          CMS_GITHUB_OAUTH_URL: "https://github.example.com/",
+          CMS_GITHUB_API_ROOT: "https://github.example.com/api/v3/",
+        },
+        (line) => lines.push(line),
+      );
+      expect(lines).toEqual([]);
+      expect(env).toMatchObject({
+        ...complete,
+        CMS_GITHUB_OAUTH_URL: "https://github.example.com",
+        CMS_GITHUB_API_ROOT: "https://github.example.com/api/v3",
+      });
+    });
+
+    it("refuses a GitHub URL that is plain http to another host, or holds credentials: one line, sign-in off", () => {
+      for (const [name, value, shown] of [
+        ["CMS_GITHUB_OAUTH_URL", "http://github.example.com", true],
+        ["CMS_GITHUB_OAUTH_URL", "https://github.com@evil.example", false],
+        ["CMS_GITHUB_API_ROOT", "http://10.0.0.7/api/v3", true],
+        ["CMS_GITHUB_API_ROOT", "https://api.github.com@evil.example", false],
+      ] as const) {
+        const lines: string[] = [];
+        const env = parseEnv({ ...complete, [name]: value }, (line) => lines.push(line));
+        expect(lines, value).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^config: ${name}${shown ? "=\\S+" : ""} is invalid \\(.*\\); /admin's GitHub sign-in stays off until it is fixed$`,
+            ),
+          ),
+        ]);
+        if (!shown) expect(lines.join("")).not.toContain("evil.example");
+        expect(env.CMS_GITHUB_REPO).toBeUndefined();
+        expect(env.CMS_GITHUB_CLIENT_SECRET).toBeUndefined();
+      }
+    });
+
+    it("keeps sign-in off when the OAuth server and the API are not one GitHub's, saying so in one line", () => {
+      const lines: string[] = [];
+      const env = parseEnv({ ...complete, CMS_GITHUB_OAUTH_URL: "https://github.example.com" }, (line) =>
+        lines.push(line),
+      );
+      expect(lines).toEqual([
+        "config: CMS_GITHUB_OAUTH_URL names github.example.com but CMS_GITHUB_API_ROOT is https://api.github.com, so the editor would send that server's token to github.com; set CMS_GITHUB_API_ROOT to its API (https://<host>/api/v3 for GitHub Enterprise Server); /admin's GitHub sign-in stays off until both name one GitHub (docs/configuration.md)",
+      ]);
+      expect(env.CMS_GITHUB_REPO).toBeUndefined();
+      const other: string[] = [];
+      parseEnv({ ...complete, CMS_GITHUB_API_ROOT: "https://github.example.com/api/v3" }, (line) =>
+        other.push(line),
+      );
+      expect(other).toEqual([
+        expect.stringMatching(/^config: CMS_GITHUB_API_ROOT names github\.example\.com but/),
+      ]);
     });
 
     it("with a setting missing, says in one line which, keeps sign-in off, and never shows the secret", () => {
