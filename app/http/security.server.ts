@@ -83,17 +83,16 @@ export function secureResponse(body: BodyInit | null, init: ResponseInit = {}): 
  * The policy of /admin's page only, where Decap CMS runs (docs/decisions/037-decap-cms.md): its
  * bundle is the site's own file, but it compiles its configuration's JSON schema into functions
  * at run time (ajv: 'unsafe-eval'), injects its styles (emotion), shows the editor's uploads as blob: URLs, previews in a frame of its own making, and talks to GitHub's API
- * or, when editing locally, to decap-server. No public page is served with it.
+ * or, when editing locally, to this server's /admin/api/v1. No public page is served with it.
  */
-export function adminContentSecurityPolicy(localBackend?: string): string {
-  const backends = ["https://api.github.com", ...(localBackend ? [new URL(localBackend).origin] : [])];
+export function adminContentSecurityPolicy(): string {
   return [
     "default-src 'self'",
     "script-src 'self' 'unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
     "font-src 'self' data:",
-    `connect-src 'self' blob: ${backends.join(" ")}`,
+    "connect-src 'self' blob: https://api.github.com",
     "frame-src 'self' blob:",
     "worker-src 'self' blob:",
     "object-src 'none'",
