@@ -1,5 +1,6 @@
 /** The server's environment, read and validated once at start, with one line naming each misconfiguration. */
 import { isIP } from "node:net";
+import { isAbsolute } from "node:path";
 import { Webhook } from "standardwebhooks";
 import * as z from "zod";
 import { type BlockList, EMPTY_BLOCK_LIST, parseBlockList } from "~/lead-parts/block-list.server";
@@ -21,6 +22,12 @@ const optionalText = z
   .trim()
   .transform((value) => (value === "" ? undefined : value))
   .optional();
+
+/** A file's absolute path on this machine. */
+const absolutePath = z
+  .string()
+  .trim()
+  .refine((value) => isAbsolute(value), "must be an absolute path");
 
 /** An IPv4 or IPv6 address, or a subnet of either in CIDR notation (`10.0.0.0/8`, `fd00::/8`). */
 function isAddressOrSubnet(entry: string): boolean {
@@ -217,8 +224,18 @@ const schema = {
   CMS_GITHUB_OAUTH_URL: checkedUrl(checkGitHubOAuthUrl).default(GITHUB_OAUTH_URL),
   /** GitHub's REST API, which the editor sends its token to: api.github.com, or the Enterprise server's. */
   CMS_GITHUB_API_ROOT: checkedUrl(checkGitHubApiRoot).default(GITHUB_API_ROOT),
-  /** decap-server's API (`npm run content` sets it): /admin edits this checkout's files instead of GitHub. */
-  CMS_LOCAL_BACKEND: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The local editor, all three set by `npm run content` (docs/content-editing.md): decap-server's
+   * unix socket, which /admin/api/v1 forwards to; the run's token the editor's page must send; the
+   * git checkout decap-server edits, whose `content/` is the only folder a request may name.
+   */
+  CMS_LOCAL_SOCKET: absolutePath.optional(),
+  CMS_LOCAL_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{32,}$/, "must be at least 32 letters, digits, _ or -")
+    .optional(),
+  CMS_LOCAL_REPOSITORY: absolutePath.optional(),
 } satisfies Record<string, z.ZodType>;
 
 /**
@@ -237,6 +254,7 @@ const SECRETS = new Set<string>([
   "ALERT_WEBHOOK_URL",
   "PRIVACY_CONTACT",
   "CMS_GITHUB_CLIENT_SECRET",
+  "CMS_LOCAL_TOKEN",
 ]);
 
 type Schema = typeof schema;
@@ -292,6 +310,7 @@ export function parseEnv(
   }
   checkLeadWebhookPair(source, parsed, log);
   checkCmsGithub(source, parsed, refused, log);
+  checkCmsLocal(source, parsed, log);
   return parsed;
 }
 
@@ -361,6 +380,23 @@ function checkCmsGithub(
 export function siteUrlGiven(source: Record<string, string | undefined> = process.env): boolean {
   const raw = source.SITE_URL?.trim() ?? "";
   return raw !== "" && schema.SITE_URL.safeParse(raw).success;
+}
+
+/** The local editor's three variables, which `npm run content` sets together. */
+const CMS_LOCAL = ["CMS_LOCAL_SOCKET", "CMS_LOCAL_TOKEN", "CMS_LOCAL_REPOSITORY"] as const;
+
+/** The local editor needs all three: with some only, one line names the others, and all read as unset (it stays off). */
+function checkCmsLocal(source: Record<string, string | undefined>, env: Env, log: (line: string) => void) {
+  const given = CMS_LOCAL.filter((name) => (source[name]?.trim() ?? "") !== "");
+  const missing = CMS_LOCAL.filter((name) => !given.includes(name));
+  if (given.length > 0 && missing.length > 0) {
+    log(
+      `config: ${given.join(", ")} ${given.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not; the local editor stays off: start it with \`npm run content\``,
+    );
+  }
+  if (CMS_LOCAL.some((name) => env[name] === undefined)) {
+    for (const name of CMS_LOCAL) env[name] = undefined;
+  }
 }
 
 /**

@@ -1,29 +1,29 @@
 /**
  * `npm run content`: local editing with drafts. Starts decap-server, Decap CMS's local backend,
- * in its git mode (the editorial workflow: a draft is a `cms/<collection>/<slug>` branch,
+ * on a unix socket of this run's (scripts/lib/local-editor.ts), in its git mode (the editorial workflow: a draft is a `cms/<collection>/<slug>` branch,
  * publishing merges it) on a worktree of this repository of its own, .cache/content-worktree on
  * branch `content-edits` (scripts/lib/content-worktree.ts says why), or on CONTENT_REPO_DIRECTORY's
- * checkout as it is; and the site with /admin pointed at it. Stops both on Ctrl-C.
+ * checkout as it is; and the site, whose /admin/api/v1 is the only way to it. Stops both on Ctrl-C.
  *
- * PORT (3000) is the site's, CMS_LOCAL_PORT (8081) decap-server's; both listen on 127.0.0.1.
- * CONTENT_BRANCH names the worktree's branch.
+ * PORT (3000) is the site's, on 127.0.0.1. CONTENT_BRANCH names the worktree's branch.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ensureBuild } from "./lib/build.js";
+import { type ContentCheckout, DEFAULT_CONTENT_BRANCH, prepareContentWorktree } from "./lib/content-worktree";
 import {
-  type ContentCheckout,
-  DEFAULT_CONTENT_BRANCH,
-  decapServerEnv,
-  decapServerScript,
-  prepareContentWorktree,
-} from "./lib/content-worktree";
+  decapBackendCommand,
+  decapBackendEnv,
+  localEditorSiteEnv,
+  newLocalEditorRun,
+} from "./lib/local-editor";
 import { root } from "./lib/server.js";
 import { stopProcess } from "./lib/stop-process";
 
 if (process.argv.includes("--help")) {
   console.log(
-    `usage: npm run content\n\nThe site on http://localhost:$PORT (3000) with /admin editing this repository's content/ through decap-server on port $CMS_LOCAL_PORT (8081). Edits are drafts (git branches cms/…) until published; publishing commits them to branch $CONTENT_BRANCH (${DEFAULT_CONTENT_BRANCH}) in the worktree .cache/content-worktree, for you to merge. CONTENT_REPO_DIRECTORY edits another git checkout, on its current branch.`,
+    `usage: npm run content\n\nThe site on http://localhost:$PORT (3000) with /admin editing this repository's content/ through decap-server, which only the site's own /admin/ page can reach. Edits are drafts (git branches cms/…) until published; publishing commits them to branch $CONTENT_BRANCH (${DEFAULT_CONTENT_BRANCH}) in the worktree .cache/content-worktree, for you to merge. CONTENT_REPO_DIRECTORY edits another git checkout, on its current branch.`,
   );
   process.exit(0);
 }
@@ -47,14 +47,16 @@ function contentCheckout(): ContentCheckout {
 
 ensureBuild();
 const sitePort = process.env.PORT ?? "3000";
-const cmsPort = process.env.CMS_LOCAL_PORT ?? "8081";
+const siteUrl = `http://localhost:${sitePort}`;
 const checkout = contentCheckout();
 if (checkout.note) console.log(checkout.note);
+const run = newLocalEditorRun();
+const [node, ...backendArgs] = decapBackendCommand();
 
 const children: ChildProcess[] = [
-  spawn(process.execPath, [decapServerScript], {
+  spawn(node, backendArgs, {
     cwd: checkout.dir,
-    env: { ...process.env, ...decapServerEnv(checkout.dir, cmsPort) },
+    env: { ...process.env, ...decapBackendEnv(checkout.dir, run) },
     stdio: "inherit",
   }),
   spawn(process.execPath, [join(root, "build", "server.js")], {
@@ -65,15 +67,13 @@ const children: ChildProcess[] = [
       HOST: "127.0.0.1",
       // The built server, as `npm start` runs it (vite-node, which runs this script, sets development).
       NODE_ENV: "production",
-      CMS_LOCAL_BACKEND: `http://localhost:${cmsPort}/api/v1`,
-      // Decap's backend.branch: the branch drafts start from and publishing merges into.
-      CMS_GITHUB_BRANCH: checkout.branch,
+      ...localEditorSiteEnv({ checkout: checkout.dir, branch: checkout.branch, run, siteUrl }),
     },
     stdio: "inherit",
   }),
 ];
 console.log(
-  `content: edit at http://localhost:${sitePort}/admin/ (drafts are branches cms/…; published edits are commits on ${checkout.branch} in ${checkout.dir}); Ctrl-C stops both`,
+  `content: edit at ${siteUrl}/admin/ (drafts are branches cms/…; published edits are commits on ${checkout.branch} in ${checkout.dir}); Ctrl-C stops both`,
 );
 
 let stopping = false;
@@ -81,6 +81,7 @@ const stop = async (code: number) => {
   if (stopping) return;
   stopping = true;
   await Promise.all(children.map(stopProcess));
+  rmSync(run.folder, { recursive: true, force: true });
   process.exit(code);
 };
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void stop(0));

@@ -83,10 +83,11 @@ export function secureResponse(body: BodyInit | null, init: ResponseInit = {}): 
  * The policy of /admin's page only, where Decap CMS runs (docs/decisions/037-decap-cms.md): its
  * bundle is the site's own file, but it compiles its configuration's JSON schema into functions
  * at run time (ajv: 'unsafe-eval'), injects its styles (emotion), shows the editor's uploads as blob: URLs, previews in a frame of its own making, and talks to GitHub's API
- * (CMS_GITHUB_API_ROOT) or, when editing locally, to decap-server. No public page is served with it.
+ * (CMS_GITHUB_API_ROOT) or, when editing locally, to this server's /admin/api/v1. No public page
+ * is served with it.
  */
-export function adminContentSecurityPolicy(apiRoot: string, localBackend?: string): string {
-  const backends = [new URL(apiRoot).origin, ...(localBackend ? [new URL(localBackend).origin] : [])];
+export function adminContentSecurityPolicy(apiRoot: string): string {
+  const backends = [new URL(apiRoot).origin];
   return [
     "default-src 'self'",
     "script-src 'self' 'unsafe-eval'",

@@ -1,28 +1,17 @@
 /**
- * The git checkout `npm run content` lets decap-server edit, and how decap-server is started on
- * it. decap-server's git mode (the one with the editorial workflow) checks out branches, rebases
+ * The git checkout `npm run content` lets decap-server edit. decap-server's git mode (the one with the editorial workflow) checks out branches, rebases
  * and commits with `git add .` in the folder it is given; on a developer's own checkout that
  * would sweep their uncommitted work into an editor's draft. So it gets a worktree of its own,
  * .cache/content-worktree on branch `content-edits`, sharing this repository's branches: drafts
  * are `cms/<collection>/<slug>` branches, and publishing merges one into `content-edits`
- * (docs/content-editing.md, docs/decisions/037-decap-cms.md).
+ * (docs/content-editing.md, docs/decisions/037-decap-cms.md). scripts/lib/local-editor.ts starts it.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-
-const require = createRequire(import.meta.url);
+import { join } from "node:path";
 
 /** The branch published edits land on when no CONTENT_BRANCH is set. */
 export const DEFAULT_CONTENT_BRANCH = "content-edits";
-
-/** decap-server's entry point, from node_modules. */
-export const decapServerScript = join(
-  dirname(require.resolve("decap-server/package.json")),
-  "dist",
-  "index.js",
-);
 
 const git = (cwd: string, args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
@@ -81,15 +70,5 @@ export function prepareContentWorktree(root: string, branch = DEFAULT_CONTENT_BR
     dir,
     branch,
     note: `content: published edits on branch ${branch} are not in your branch yet: merge them with \`git merge ${branch}\``,
-  };
-}
-
-/** decap-server's environment for a git checkout: git mode (drafts as branches), on 127.0.0.1 only. */
-export function decapServerEnv(dir: string, port: number | string): Record<string, string> {
-  return {
-    PORT: String(port),
-    BIND_HOST: "127.0.0.1",
-    MODE: "git",
-    GIT_REPO_DIRECTORY: resolve(dir),
   };
 }

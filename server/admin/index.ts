@@ -13,6 +13,9 @@ import type { Env } from "~/env.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { LimitStore } from "~/http/limits.server";
 import { adminContentSecurityPolicy } from "~/http/security.server";
+import { createLocalEditorApi } from "./local-editor/api";
+import type { DecapRequestRules } from "./local-editor/decap-request";
+import { type LocalEditorOrigin, refusalOfHost } from "./local-editor/request-origin";
 import { createOAuthHandlers } from "./oauth";
 import { createSignInLimits } from "./sign-in-limits";
 
@@ -60,24 +63,36 @@ ${stylesheets.map((href) => `<meta name="cms-preview-style" content="${escapeAtt
 `;
 }
 
-/** The backend Decap edits through: decap-server on this machine, or GitHub with the sign-in below. */
-function backendOf(env: Env) {
-  const github = {
-    name: "github",
-    repo: env.CMS_GITHUB_REPO ?? "local/checkout",
-    branch: env.CMS_GITHUB_BRANCH,
-    base_url: env.SITE_URL,
-    auth_endpoint: "admin/auth",
-    api_root: env.CMS_GITHUB_API_ROOT,
+/** The local editor's host, origin and token, when `npm run content` runs this server. */
+function localEditorOf(env: Env): LocalEditorOrigin | undefined {
+  if (!env.CMS_LOCAL_TOKEN || !env.CMS_LOCAL_SOCKET || !env.CMS_LOCAL_REPOSITORY) return undefined;
+  return { origin: new URL(env.SITE_URL).origin, token: env.CMS_LOCAL_TOKEN };
+}
+
+/**
+ * The backend Decap edits through: decap-server on this machine, through this server's
+ * /admin/api/v1 with the run's token (Decap's proxy backend), or GitHub with the sign-in below.
+ */
+function backendOf(env: Env, local: LocalEditorOrigin | undefined) {
+  if (local) {
+    const proxy_url = `/admin/api/v1?token=${encodeURIComponent(local.token)}`;
+    return { backend: { name: "proxy", proxy_url, branch: env.CMS_GITHUB_BRANCH } };
+  }
+  return {
+    backend: {
+      name: "github",
+      repo: env.CMS_GITHUB_REPO ?? "local/checkout",
+      branch: env.CMS_GITHUB_BRANCH,
+      base_url: env.SITE_URL,
+      auth_endpoint: "admin/auth",
+      api_root: env.CMS_GITHUB_API_ROOT,
+    },
   };
-  return env.CMS_LOCAL_BACKEND
-    ? { backend: github, local_backend: { url: env.CMS_LOCAL_BACKEND } }
-    : { backend: github };
 }
 
 /** Why /admin is off, as its one log line; undefined when it is on. */
-function offReason(env: Env, siteUrlGiven: boolean): string | undefined {
-  if (env.CMS_LOCAL_BACKEND !== undefined) return undefined;
+function offReason(env: Env, local: LocalEditorOrigin | undefined, siteUrlGiven: boolean): string | undefined {
+  if (local !== undefined) return undefined;
   if (env.CMS_GITHUB_REPO === undefined) {
     return "admin: /admin is off: set CMS_GITHUB_REPO, CMS_GITHUB_CLIENT_ID and CMS_GITHUB_CLIENT_SECRET (docs/configuration.md), or edit locally with `npm run content`";
   }
@@ -97,13 +112,18 @@ export function createAdmin({
   log = console.error,
 }: AdminOptions): Router {
   const router = express.Router();
-  router.use((_request, response, next) => {
+  const local = localEditorOf(env);
+  router.use((request, response, next) => {
     response.setHeader("Cache-Control", CACHE_CONTROL.never);
     response.setHeader("X-Robots-Tag", "noindex, nofollow");
-    next();
+    // The local editor's config.yml carries the run's token: nothing of /admin on a name not the site's.
+    const refusal = local && refusalOfHost(request.headers, local);
+    if (!refusal) return next();
+    log(`admin: refused a request to the local editor: ${refusal}; open it at ${local.origin}/admin/`);
+    response.status(403).type("text/plain").send(`Refused: ${refusal}.\n`);
   });
 
-  const off = offReason(env, siteUrlGiven);
+  const off = offReason(env, local, siteUrlGiven);
   if (off !== undefined) {
     let told = false;
     router.use((_request, response) => {
@@ -121,10 +141,7 @@ export function createAdmin({
   router.get(["/", ""], (request, response) => {
     // Decap reads its configuration and chunks relative to the page: keep the page at /admin/.
     if (!request.originalUrl.split("?")[0]?.endsWith("/")) return response.redirect(301, "/admin/");
-    response.setHeader(
-      "Content-Security-Policy",
-      adminContentSecurityPolicy(env.CMS_GITHUB_API_ROOT, env.CMS_LOCAL_BACKEND),
-    );
+    response.setHeader("Content-Security-Policy", adminContentSecurityPolicy(env.CMS_GITHUB_API_ROOT));
     // The sign-in window navigates to GitHub and back: it must keep its opener, this page.
     response.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
     response.type("html").send(adminPage(stylesheets()));
@@ -140,7 +157,12 @@ export function createAdmin({
         .send("The content editor's configuration is not built.\n");
     }
     const collections = JSON.parse(readFileSync(file, "utf8")) as object;
-    const config = { ...backendOf(env), site_url: env.SITE_URL, display_url: env.SITE_URL, ...collections };
+    const config = {
+      ...backendOf(env, local),
+      site_url: env.SITE_URL,
+      display_url: env.SITE_URL,
+      ...collections,
+    };
     // JSON is YAML: Decap parses it as its config.yml.
     response.type("text/yaml").send(`${JSON.stringify(config, null, 2)}\n`);
   });
@@ -148,6 +170,27 @@ export function createAdmin({
   router.get("/admin.js", (_request, response) => {
     response.type("text/javascript").send(ADMIN_SCRIPT);
   });
+
+  if (local && env.CMS_LOCAL_SOCKET && env.CMS_LOCAL_REPOSITORY) {
+    let rules: DecapRequestRules | undefined;
+    const rulesOf = () => {
+      const file = join(dir, "config.json");
+      if (rules || !existsSync(file)) return rules;
+      const { collections } = JSON.parse(readFileSync(file, "utf8")) as { collections: { name: string }[] };
+      rules = { branch: env.CMS_GITHUB_BRANCH, collections: new Set(collections.map(({ name }) => name)) };
+      return rules;
+    };
+    router.use(
+      "/api/v1",
+      createLocalEditorApi({
+        ...local,
+        socket: env.CMS_LOCAL_SOCKET,
+        repository: env.CMS_LOCAL_REPOSITORY,
+        rules: rulesOf,
+        log,
+      }),
+    );
+  }
 
   const oauth = createOAuthHandlers({ env, log, limits: createSignInLimits(limitStore), clientOf });
   router.get("/auth", oauth.auth);

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   appendFileSync,
   copyFileSync,
@@ -16,34 +16,31 @@ import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { splitFrontMatter } from "../../scripts/lib/content/front-matter";
 import { readYamlData } from "../../scripts/lib/content/yaml-data";
-import {
-  DEFAULT_CONTENT_BRANCH,
-  decapServerEnv,
-  decapServerScript,
-  prepareContentWorktree,
-} from "../../scripts/lib/content-worktree";
+import { DEFAULT_CONTENT_BRANCH, prepareContentWorktree } from "../../scripts/lib/content-worktree";
 import { expect, test } from "../support/fixtures";
-import { freePort, type RunningServer, startServer, stopProcess } from "../support/server-process";
+import { type RunningLocalEditor, startLocalEditor } from "../support/local-editor";
+import { type RunningServer, startServer } from "../support/server-process";
 
-// The site and decap-server are started by the test, each on a port of its own, as `npm run
-// content` starts them (scripts/content.ts). The developer's checkout is a throwaway git
+// The site and decap-server are started by the test as `npm run content` starts them
+// (tests/support/local-editor.ts): decap-server on a socket, reached through the site's /admin/api/v1. The developer's checkout is a throwaway git
 // repository: a copy of this checkout's tracked files committed on `main`, node_modules linked,
 // with a change of the developer's not yet committed. decap-server works in git mode (the
 // editorial workflow) on that repository's content worktree; the developer merges what was
-// published, builds with `npm run build` and serves it, as an editor's machine would. The editor's preview asks
+// published, builds with `npm run build` and serves it, as an editor's machine would. The editor's
+// site is on an origin of its own, not the fixture's. The editor's preview asks
 // the site for an upload by its public path (images/…), which only the build publishes: a 404
 // there is the preview's placeholder, not a fault. decap-server answers 404 to "the draft of this
 // entry" while the entry has none: that is how Decap learns an entry is not a draft.
 test.use({
   allowedProblems: [
-    /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/(?:admin\/)?images\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/api\/v1$/,
+    /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/(?:admin\/)?images\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/admin\/api\/v1\?token=[\w-]+$/,
   ],
 });
 
 const project = process.cwd();
 let checkout: string;
 let worktree: string;
-let decap: ChildProcess;
+let editor: RunningLocalEditor;
 let server: RunningServer;
 let built: RunningServer | undefined;
 
@@ -96,26 +93,13 @@ test.beforeAll(async () => {
   writeFileSync(join(checkout, UNTRACKED_NOTE), "Half-written.\n");
   const content = prepareContentWorktree(checkout);
   worktree = content.dir;
-  const cmsPort = await freePort();
-  decap = spawn(process.execPath, [decapServerScript], {
-    cwd: worktree,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      ...gitIdentity,
-      ...decapServerEnv(worktree, cmsPort),
-    },
-    stdio: "ignore",
-  });
-  server = await startServer({
-    env: { CMS_LOCAL_BACKEND: `http://127.0.0.1:${cmsPort}/api/v1`, CMS_GITHUB_BRANCH: content.branch },
-  });
+  editor = await startLocalEditor({ checkout: worktree, branch: content.branch, gitIdentity });
+  server = editor.site;
 });
 
 test.afterAll(async () => {
   await built?.stop();
-  await server?.stop();
-  if (decap) await stopProcess(decap);
+  await editor?.stop();
   rmSync(checkout, { recursive: true, force: true });
 });
 

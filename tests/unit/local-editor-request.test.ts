@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { contentPathProblem, pathLeavingContent } from "../../server/admin/local-editor/content-paths";
+import { decapRequestSchema, pathsOf } from "../../server/admin/local-editor/decap-request";
+
+const parse = decapRequestSchema({
+  branch: "content-edits",
+  collections: new Set(["case-studies", "contact"]),
+});
+
+/** A draft of a case study, as Decap's proxy backend sends it, with the paths given. */
+const draft = (path: string, asset = "content/images/photo.jpg") => ({
+  branch: "content-edits",
+  action: "persistEntry",
+  params: {
+    branch: "content-edits",
+    dataFiles: [{ slug: "ledgerly", path, raw: "---\ntitle: Ledgerly\n---\n" }],
+    assets: [{ path: asset, content: "aGVsbG8=", encoding: "base64" }],
+    options: {
+      collectionName: "case-studies",
+      commitMessage: "Create Case studies “ledgerly”",
+      useWorkflow: true,
+      status: "draft",
+    },
+  },
+});
+
+describe("the local editor's requests", () => {
+  it("passes a draft under content/ on the configured branch, with the fields decap-server reads only", () => {
+    const parsed = parse.safeParse({ ...draft("content/case-studies/ledgerly.md"), extra: 1 });
+    expect(parsed.success).toBe(true);
+    if (!parsed.success) return;
+    expect(parsed.data).not.toHaveProperty("extra");
+    expect(pathsOf(parsed.data)).toEqual(["content/case-studies/ledgerly.md", "content/images/photo.jpg"]);
+  });
+
+  it.each([
+    [".git/config", "params.dataFiles.0.path is not under content/"],
+    ["scripts/start.js", "params.dataFiles.0.path is not under content/"],
+    [".github/workflows/x.yml", "params.dataFiles.0.path is not under content/"],
+    ["content/../scripts/start.js", "params.dataFiles.0.path has an empty, . or .. segment"],
+    ["content/.git/config", "params.dataFiles.0.path names a hidden file or folder"],
+    ["/etc/passwd", "params.dataFiles.0.path is not under content/"],
+    ["content\\..\\x.md", "params.dataFiles.0.path has a control character or a backslash"],
+  ])("refuses a write to %s", (path, reason) => {
+    const parsed = parse.safeParse(draft(path));
+    expect(parsed.success).toBe(false);
+    const issue = parsed.error?.issues[0];
+    expect(`${issue?.path.join(".")} ${issue?.message}`).toBe(reason);
+  });
+
+  it("refuses an upload outside content/, another branch, a collection not the site's, a slug that is not one, an unknown action", () => {
+    expect(parse.safeParse(draft("content/case-studies/a.md", ".git/hooks/pre-commit")).success).toBe(false);
+    const other = draft("content/case-studies/a.md");
+    expect(parse.safeParse({ ...other, params: { ...other.params, branch: "main" } }).success).toBe(false);
+    const foreign = { ...other.params.options, collectionName: "scripts" };
+    expect(parse.safeParse({ ...other, params: { ...other.params, options: foreign } }).success).toBe(false);
+    const badSlug = [{ ...other.params.dataFiles[0], slug: "../../main" }];
+    expect(parse.safeParse({ ...other, params: { ...other.params, dataFiles: badSlug } }).success).toBe(
+      false,
+    );
+    expect(parse.safeParse({ action: "getNotes", params: { branch: "content-edits" } }).success).toBe(false);
+    expect(
+      parse.safeParse({
+        action: "publishUnpublishedEntry",
+        params: { branch: "content-edits", collection: "case-studies", slug: "ledgerly" },
+      }).success,
+    ).toBe(true);
+  });
+
+  it("names the hidden and dotted segments", () => {
+    expect(contentPathProblem("content/images/photo.jpg")).toBeUndefined();
+    expect(contentPathProblem("content")).toBe("is not under content/");
+    expect(contentPathProblem("content//x.md")).toBe("has an empty, . or .. segment");
+  });
+
+  describe("on disk", () => {
+    const repository = mkdtempSync(join(tmpdir(), "content-paths-"));
+    mkdirSync(join(repository, "content", "case-studies"), { recursive: true });
+    mkdirSync(join(repository, "scripts"));
+    symlinkSync(join(repository, "scripts"), join(repository, "content", "tools"));
+    afterAll(() => rmSync(repository, { recursive: true, force: true }));
+
+    it("passes new and existing paths inside content/ and finds one a link takes out of it", async () => {
+      expect(
+        await pathLeavingContent(repository, ["content/case-studies/new.md", "content/new/folder/x.md"]),
+      ).toBeUndefined();
+      expect(
+        await pathLeavingContent(repository, ["content/case-studies/a.md", "content/tools/start.js"]),
+      ).toBe("content/tools/start.js");
+    });
+  });
+});
