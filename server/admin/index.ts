@@ -91,7 +91,11 @@ function backendOf(env: Env, local: LocalEditorOrigin | undefined) {
 }
 
 /** Why /admin is off, as its one log line; undefined when it is on. */
-function offReason(env: Env, local: LocalEditorOrigin | undefined, siteUrlGiven: boolean): string | undefined {
+function offReason(
+  env: Env,
+  local: LocalEditorOrigin | undefined,
+  siteUrlGiven: boolean,
+): string | undefined {
   if (local !== undefined) return undefined;
   if (env.CMS_GITHUB_REPO === undefined) {
     return "admin: /admin is off: set CMS_GITHUB_REPO, CMS_GITHUB_CLIENT_ID and CMS_GITHUB_CLIENT_SECRET (docs/configuration.md), or edit locally with `npm run content`";

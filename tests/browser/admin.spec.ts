@@ -52,10 +52,11 @@ test.describe("/admin on a server without the editor configured", () => {
 
 test.describe("GitHub sign-in, against a fake GitHub Enterprise server on a loopback address", () => {
   // The fake GitHub and the site are on ports of their own. The tests stop at the token: the
-  // fake API answers Decap's next step, asking who signed in, with 401.
+  // fake API answers Decap's next steps, asking who signed in and whether they may write, with
+  // 401 (which Decap reports as a repository it cannot find, once it gets there).
   test.use({
     allowedProblems: [
-      /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 40[01] |^console error: (?:TypeError: Failed to fetch|Failed to load .*: 401)/,
+      /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 40[01] |^console error: (?:TypeError: Failed to fetch|Failed to load .*: 401|Problem fetching repo data from GitHub|API_ERROR: Repo "[^"]+" not found)/,
     ],
   });
   let github: FakeGitHub;
