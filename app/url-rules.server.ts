@@ -6,9 +6,10 @@
 import { isLoopbackHost } from "~/webhook-url.server";
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+type ParsedUrl = { ok: true; url: URL } | { ok: false; reason: string };
 
 /** What every rule refuses: not a URL, another scheme, credentials, a query or a fragment. */
-function parsed(value: string, example: string): { ok: true; url: URL } | { ok: false; reason: string } {
+function parsed(value: string, example: string): ParsedUrl {
   let url: URL;
   try {
     url = new URL(value);
@@ -33,19 +34,20 @@ function parsed(value: string, example: string): { ok: true; url: URL } | { ok: 
 /** SITE_URL: scheme, host and port only (`https://www.example.com`), as canonical links and `redirect_uri` join paths to it. */
 export function checkSiteOrigin(value: string): UrlCheck {
   const example = "https://www.example.com";
-  const checked = parsed(value, example);
+  return originAlone(parsed(value, example), "the site's", example);
+}
+
+/** The origin of a URL that must have no path beyond `/`. */
+function originAlone(checked: ParsedUrl, whose: string, example: string): UrlCheck {
   if (!checked.ok) return checked;
   if (checked.url.pathname !== "/") {
-    return { ok: false, reason: `must be the site's origin alone, without a path, such as ${example}` };
+    return { ok: false, reason: `must be ${whose} origin alone, without a path, such as ${example}` };
   }
   return { ok: true, url: checked.url.origin };
 }
 
 /** https, or plain http to a loopback address (a test's fake GitHub): the OAuth secret and tokens travel there. */
-function checkGitHubServer(
-  value: string,
-  example: string,
-): { ok: true; url: URL } | { ok: false; reason: string } {
+function checkGitHubServer(value: string, example: string): ParsedUrl {
   const checked = parsed(value, example);
   if (!checked.ok || checked.url.protocol === "https:") return checked;
   if (isLoopbackHost(checked.url.hostname)) return checked;
@@ -58,12 +60,7 @@ function checkGitHubServer(
 /** CMS_GITHUB_OAUTH_URL: the server of GitHub's OAuth pages, an origin (`https://github.com`, `https://github.example.com`). */
 export function checkGitHubOAuthUrl(value: string): UrlCheck {
   const example = "https://github.example.com";
-  const checked = checkGitHubServer(value, example);
-  if (!checked.ok) return checked;
-  if (checked.url.pathname !== "/") {
-    return { ok: false, reason: `must be the server's origin alone, without a path, such as ${example}` };
-  }
-  return { ok: true, url: checked.url.origin };
+  return originAlone(checkGitHubServer(value, example), "the server's", example);
 }
 
 /** CMS_GITHUB_API_ROOT: GitHub's REST API, an origin and a path (`https://api.github.com`, `https://github.example.com/api/v3`). */
