@@ -33,7 +33,8 @@ beforeEach(async () => {
     at += 1_000;
     return new Date(at);
   };
-  const folder = createFolderLeadStore({ folder: root, log: () => {}, now });
+  // The leads in a folder of their own: the store keeps its attempts and erasures beside it.
+  const folder = createFolderLeadStore({ folder: join(root, "leads"), log: () => {}, now });
   store = {
     ...folder,
     list: () => Promise.reject(new Error("an operation read every lead at once")),
