@@ -33,7 +33,8 @@ import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/privacy-notic
 type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
 
 type Attempt =
-  | { kind: "stored" | "spooled"; leadId: string }
+  /** `again`: the store held this enquiry's lead already (its id is derived from its content). */
+  | { kind: "stored" | "spooled"; leadId: string; again?: boolean }
   /** `leadId`: the id the direct send gave it (absent in what an older release remembered). */
   | { kind: "sent"; to: string; leadId?: string }
   | Limited
@@ -152,7 +153,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   switch (attempt.kind) {
     case "stored":
     case "spooled":
-      logShown({ outcome: duplicate ? "duplicate" : attempt.kind });
+      logShown({ outcome: duplicate || attempt.again ? "duplicate" : attempt.kind });
       return sentRedirect(context.notices, attempt.leadId);
     case "sent":
       logShown({ outcome: duplicate ? "duplicate" : "sent", transport: attempt.to });
@@ -237,7 +238,7 @@ async function deliver(
   switch (kept.kind) {
     case "stored":
     case "spooled":
-      return { kind: kept.kind, leadId: kept.id };
+      return { kind: kept.kind, leadId: kept.id, again: kept.duplicate };
     case "sent":
       return { kind: "sent", to: kept.to.join("+"), leadId: kept.id };
     case "unkept":

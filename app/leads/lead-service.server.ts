@@ -22,6 +22,7 @@ import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/loc
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
 import { describeLeads, type ServerLeadsHealth } from "~/leads/health-report";
 import { type Lead, logLeadState, newLead } from "~/leads/lead";
+import { createLeadIdentity, MAX_GENERATIONS } from "~/leads/lead-identity.server";
 import { importLeadFolder } from "~/leads/postgres/import.server";
 import { isLeadOwnError } from "~/leads/postgres/insert.server";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
@@ -39,12 +40,14 @@ export type { LeadsHealth, ServerLeadsHealth } from "~/leads/health-report";
  * nowhere); or kept and sent nowhere (`reachable`: some destination could take a direct send,
  * and none did; false: none can, which the operator must fix).
  */
-export type KeepOutcome = { kind: "stored"; id: string } | { kind: "spooled"; id: string } | DirectOutcome;
+export type KeepOutcome = { kind: "stored" | "spooled"; id: string; duplicate: boolean } | DirectOutcome;
+
+/** What one way of keeping a lead came to: kept, its id erased, or why it could not. */
+type Kept = Exclude<KeepOutcome, DirectOutcome> | "erased" | { unkept: string };
 
 /**
  * How long a visitor waits for the database to take a new lead before it goes to the spool: the
- * database's own lock timeout. The insert goes on; a late one and the spool's hold one id, which
- * the database stores once.
+ * database's own lock timeout. An insert not done by then is rolled back when it is.
  */
 export const KEEP_WAIT_MS = 2_000;
 
@@ -67,7 +70,10 @@ export interface LeadService {
     source?: LeadSource,
     privacyNotice?: PrivacyNoticeRecord,
   ): Promise<string | null>;
-  /** Whether the lead `id` is still kept (in the store or this process's spool): false once it was erased (by any process) or removed. */
+  /**
+   * Whether the lead `id` is still kept (in the store or this process's spool): false once it was
+   * erased (by any process) or removed; true when the store cannot say in time.
+   */
   stillKeeps(id: string): Promise<boolean>;
   /** How many leads this process sent directly since it started (kept nowhere): the alerts count them. */
   directlySent(): number;
@@ -91,7 +97,11 @@ export interface LeadService {
 
 type Config = Pick<
   Env,
-  "ENQUIRY_STORE_DIR" | "ENQUIRY_SEND_INTERVAL_MS" | "ENQUIRY_RETENTION_DAYS" | "ENQUIRY_SPAM_RETENTION_DAYS"
+  | "ENQUIRY_STORE_DIR"
+  | "ENQUIRY_SEND_INTERVAL_MS"
+  | "ENQUIRY_RETENTION_DAYS"
+  | "ENQUIRY_SPAM_RETENTION_DAYS"
+  | "NOTICE_SECRET"
 >;
 
 /**
@@ -157,20 +167,39 @@ export function createLeadService(
         })
       : null;
   const directSends = createDirectSends(direct, log);
+  const identity = createLeadIdentity(config.NOTICE_SECRET);
 
-  /** Keeps `lead` in the database, or in the spool when it does not take it in time; the outcome, or why neither could. */
-  const keepInDatabase = async (lead: Lead): Promise<KeepOutcome | { unkept: string }> => {
+  /**
+   * Keeps `lead` in the database, or in the spool when it does not take it in time; the outcome,
+   * `erased` when its id was erased, or why neither could keep it. An insert not done in time is
+   * given up: rolled back when it comes to its COMMIT, so the lead lands only where it went
+   * instead (the spool, which moves it in by its id; or a direct send). One whose COMMIT was
+   * already on its way is waited for: its answer says whether the database holds it.
+   */
+  const keepInDatabase = async (lead: Lead): Promise<Kept> => {
     if (!postgres || !spool) return { unkept: "no database" };
-    const answer = await answerWithin(postgres.addLead(lead), KEEP_WAIT_MS);
-    if (answer === "stored") {
-      spoolLog.idle();
-      return { kind: "stored", id: lead.id };
+    const insert: { fate: "waiting" | "committing" | "given up" } = { fate: "waiting" };
+    const inserted = postgres.addLeadWhileWanted(lead, () => {
+      if (insert.fate === "given up") return false;
+      insert.fate = "committing";
+      return true;
+    });
+    let answer = await answerWithin(inserted, KEEP_WAIT_MS);
+    if ("late" in answer) {
+      if (insert.fate === "committing") answer = await answerWithin(inserted, Number.POSITIVE_INFINITY);
+      else insert.fate = "given up";
     }
-    if (answer.error instanceof StoreFullError) return { unkept: storeFull(answer.error) };
-    const late = answer.error === undefined;
-    const cause = late ? `no answer within ${KEEP_WAIT_MS / 1000} s` : causeOf(answer.error);
+    if ("outcome" in answer && answer.outcome !== "given up") {
+      spoolLog.idle();
+      if (answer.outcome === "erased") return "erased";
+      return { kind: "stored", id: lead.id, duplicate: answer.outcome === "held" };
+    }
+    if ("error" in answer && answer.error instanceof StoreFullError)
+      return { unkept: storeFull(answer.error) };
+    const cause = "error" in answer ? causeOf(answer.error) : `no answer within ${KEEP_WAIT_MS / 1000} s`;
+    let spooled: boolean;
     try {
-      await spool.put(lead);
+      spooled = await spool.put(lead);
     } catch (error) {
       spoolLog.failed(spool.folder, causeOf(error));
       return {
@@ -178,10 +207,18 @@ export function createLeadService(
       };
     }
     spoolLog.kept(spool.folder, cause);
-    logLeadState(lead, "spooled");
+    if (spooled) logLeadState(lead, "spooled");
     drain?.wake();
-    return { kind: "spooled", id: lead.id };
+    return { kind: "spooled", id: lead.id, duplicate: !spooled };
   };
+
+  /** Keeps `lead` in the folder store (no database): the outcome, `erased`, or why it could not. */
+  const keepInFolder = (lead: Lead): Promise<Kept> =>
+    store.addLead(lead).then(
+      (outcome): Kept =>
+        outcome === "erased" ? "erased" : { kind: "stored", id: lead.id, duplicate: outcome === "held" },
+      (error: unknown) => ({ unkept: error instanceof StoreFullError ? storeFull(error) : causeOf(error) }),
+    );
 
   const storeFull = (error: StoreFullError) => {
     if (!full) {
@@ -212,32 +249,34 @@ export function createLeadService(
 
   return {
     async keep(enquiry, source, privacyNotice) {
-      const lead = newLead({
-        id: randomUUID(),
-        enquiry,
-        destinations: configuredDestinations(routes),
-        at: new Date(),
-        source,
-        privacyNotice,
-      });
-      let kept: KeepOutcome | { unkept: string };
-      if (postgres) kept = await keepInDatabase(lead);
-      else {
-        kept = await store.add(enquiry, configuredDestinations(routes), source, privacyNotice).then(
-          (stored): KeepOutcome => ({ kind: "stored", id: stored.id }),
-          (error: unknown) => ({
-            unkept: error instanceof StoreFullError ? storeFull(error) : causeOf(error),
-          }),
-        );
-      }
-      if ("kind" in kept) {
-        if (kept.kind === "stored") {
-          full = false;
-          delivery.wake();
+      const at = new Date();
+      const leadOf = (generation: number) =>
+        newLead({
+          // An enquiry whose every id of its window was erased is kept under a random one.
+          id:
+            generation < MAX_GENERATIONS
+              ? identity.idFor("kept", enquiry, at.getTime(), generation)
+              : randomUUID(),
+          enquiry,
+          destinations: configuredDestinations(routes),
+          at,
+          source,
+          privacyNotice,
+        });
+      for (let generation = 0; ; generation += 1) {
+        const lead = leadOf(generation);
+        const kept = postgres ? await keepInDatabase(lead) : await keepInFolder(lead);
+        // The same enquiry was kept before and erased since: it is a new lead, under the next id.
+        if (kept === "erased") continue;
+        if ("kind" in kept) {
+          if (kept.kind === "stored" && !kept.duplicate) {
+            full = false;
+            delivery.wake();
+          }
+          return kept;
         }
-        return kept;
+        return directSends.send(lead, kept.unkept);
       }
-      return directSends.send(lead, kept.unkept);
     },
     async quarantine(enquiry, reason, source, privacyNotice) {
       try {
@@ -247,7 +286,13 @@ export function createLeadService(
         return null;
       }
     },
-    stillKeeps: async (id) => spool?.holds(id) === true || store.has(id),
+    // When the store cannot say within KEEP_WAIT_MS (the database is down, frozen or locked),
+    // the earlier outcome stands: the same enquiry again has the same id, kept once either way.
+    async stillKeeps(id) {
+      if (spool?.holds(id)) return true;
+      const answer = await answerWithin(store.has(id), KEEP_WAIT_MS);
+      return "outcome" in answer ? answer.outcome : true;
+    },
     directlySent: () => directSends.count(),
     isDeliverer: () => delivery.isDeliverer(),
     async health(now = Date.now()) {
@@ -281,17 +326,17 @@ export function createLeadService(
 
 const causeOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/**
- * `work`'s answer within `ms`: `stored`, or its error; `{}` when it had not answered in time (it
- * goes on, its late answer dropped).
- */
-async function answerWithin(work: Promise<unknown>, ms: number): Promise<"stored" | { error?: unknown }> {
+/** `work`'s outcome or error within `ms`; `late` when it had not answered in time (it goes on). */
+async function answerWithin<T>(
+  work: Promise<T>,
+  ms: number,
+): Promise<{ outcome: T } | { error: unknown } | { late: true }> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ error?: unknown }>((resolve) => {
-    timer = setTimeout(() => resolve({}), ms);
+  const late = new Promise<{ late: true }>((resolve) => {
+    if (Number.isFinite(ms)) timer = setTimeout(() => resolve({ late: true }), ms);
   });
   const settled = work.then(
-    () => "stored" as const,
+    (outcome) => ({ outcome }),
     (error: unknown) => ({ error }),
   );
   try {
