@@ -20,7 +20,7 @@ const LAYERS = [
       "^app/json-ld[.]server[.]ts$",
     ],
   },
-  { name: "features", paths: ["^app/enquiry/", "^app/vitals/", "^app/shared-documents/"] },
+  { name: "features", paths: ["^app/enquiry/", "^app/vitals/", "^app/campaigns/", "^app/shared-documents/"] },
   { name: "lead store", paths: ["^app/leads/"] },
   {
     name: "plumbing",

@@ -3,6 +3,7 @@
  * keep, count and deliver leads.
  */
 import { randomUUID } from "node:crypto";
+import type { PoolClient } from "pg";
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import type { Env } from "~/env.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
@@ -95,6 +96,15 @@ export interface LeadService {
   stop(): Promise<void>;
 }
 
+/**
+ * How the stores count a lead the first time they keep it (the campaign counts,
+ * ~/campaigns/service.server): PostgreSQL in the insert's transaction, the folder after its write.
+ */
+export interface LeadCounting {
+  inTransaction(client: PoolClient, lead: Lead): Promise<void>;
+  afterWrite(lead: Lead): Promise<void>;
+}
+
 type Config = Pick<
   Env,
   | "ENQUIRY_STORE_DIR"
@@ -117,6 +127,7 @@ export function createLeadService(
   log: (line: string) => void = console.error,
   /** Told once each time a destination gives up on a lead (alerts, `lead.failed`). */
   onGaveUp?: (gaveUp: GaveUp) => void,
+  counting?: LeadCounting,
 ): LeadService {
   const { routes, direct = {} } = destinations;
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
@@ -141,8 +152,11 @@ export function createLeadService(
     );
   };
   const onWrite = (error: unknown) => markUsable(error === null, error);
-  const postgres = database ? createPostgresLeadStore({ database, onWrite }) : null;
-  const store: LeadStore = postgres ?? createFolderLeadStore({ folder, onWrite });
+  const postgres = database
+    ? createPostgresLeadStore({ database, onWrite, countLead: counting?.inTransaction })
+    : null;
+  const store: LeadStore =
+    postgres ?? createFolderLeadStore({ folder, onWrite, countLead: counting?.afterWrite });
   const lock: DelivererLock = database
     ? createPostgresDelivererLock(database)
     : createFolderDelivererLock({ path: delivererLockPath(folder) });
