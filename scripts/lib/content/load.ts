@@ -130,7 +130,8 @@ export async function loadContent(
         message: `links to ${link.path}, a page that does not exist`,
       });
     } else if (options.publishDate !== undefined) {
-      const linkingAppears = [fileDates.get(link.file) ?? "", options.publishDate].sort().at(-1) ?? "";
+      const own = fileDates.get(link.file) ?? "";
+      const linkingAppears = own.localeCompare(options.publishDate) > 0 ? own : options.publishDate;
       if (appears > linkingAppears) {
         faults.push({
           file: link.file,
