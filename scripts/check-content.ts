@@ -136,8 +136,12 @@ try {
     startServer({ cwd: root, port, env: { SITE_URL: origin }, quiet: true }),
   );
   const chromiumFound = await findChromium();
-  browser = await chromium.launch({ executablePath: chromiumFound.executablePath, args: CHROMIUM_FLAGS });
-  const parser = await browser.newPage();
+  const launched = await chromium.launch({
+    executablePath: chromiumFound.executablePath,
+    args: CHROMIUM_FLAGS,
+  });
+  browser = launched;
+  const parser = await launched.newPage();
   const served = await step("serving every page once", () =>
     serveEverything(
       origin,
@@ -150,8 +154,8 @@ try {
   const audits = onePagePerKind(served.values(), NOT_FOUND_PATH);
   await step("auditing one page of each kind", async () => {
     for (const audited of audits) {
-      faults.push(...(await auditPage(browser as Browser, origin, audited, true)));
-      if (audited.sendsBundle) faults.push(...(await auditPage(browser as Browser, origin, audited, false)));
+      faults.push(...(await auditPage(launched, origin, audited, true)));
+      if (audited.sendsBundle) faults.push(...(await auditPage(launched, origin, audited, false)));
     }
   });
   const pages = [...served.values()].filter((resource) => resource.type === "text/html").length;

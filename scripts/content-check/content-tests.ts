@@ -1,8 +1,8 @@
 /**
  * The tests of what the shipped content says, as opposed to how the site behaves: `npm run
- * check:content` runs each after the build, in the repository's root, and a test that fails is
- * a fault of the content. A test that checks the content against the product specification's
- * texts belongs in this list.
+ * check:content` runs each after the build (before it serves the site), in the repository's
+ * root, and a test that fails is a fault of the content. A test that checks the content against
+ * the product specification's texts belongs in this list.
  */
 
 export interface ContentTest {
