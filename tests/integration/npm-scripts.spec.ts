@@ -82,6 +82,9 @@ for (const script of [
   "bench:replicas",
   "bench:export",
   "bench:content",
+  "bench:publish",
+  "bench:check-content",
+  "check:content",
   "content",
 ]) {
   test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {

@@ -88,8 +88,15 @@ interface PendingLink {
   path: string;
 }
 
-/** Reads and validates every collection under `<root>/content`. */
-export async function loadContent(root: string): Promise<{ content: LoadedContent; faults: ContentFault[] }> {
+/**
+ * Reads and validates every collection under `<root>/content`. With `publishDate` (the day a build
+ * publishes for, ./publish-date), a link to a page dated later than both that day and the linking
+ * page is a fault too: it would lead to a page not there yet.
+ */
+export async function loadContent(
+  root: string,
+  options: { publishDate?: string } = {},
+): Promise<{ content: LoadedContent; faults: ContentFault[] }> {
   const faults: ContentFault[] = [];
   const links: PendingLink[] = [];
   const content = {} as LoadedContent;
@@ -102,19 +109,37 @@ export async function loadContent(root: string): Promise<{ content: LoadedConten
     checkDuplicates(collection, entries, faults);
     content[name] = entries.sort((a, b) => a.slug.localeCompare(b.slug));
   }
-  const known = new Set(APP_PATHS);
+  // Each page a link may lead to, with the day it appears on the site ("" for always).
+  const known = new Map(APP_PATHS.map((path) => [path, ""]));
+  const fileDates = new Map<string, string>();
   for (const [name, prefix] of Object.entries(PAGE_PREFIX) as [CollectionName, string][]) {
-    for (const entry of content[name]) if (entry.data.published !== false) known.add(prefix + entry.slug);
+    for (const entry of content[name]) {
+      const date = typeof entry.data.date === "string" ? entry.data.date : "";
+      fileDates.set(entry.file, date);
+      if (entry.data.published !== false) known.set(prefix + entry.slug, date);
+    }
   }
   for (const link of links) {
     const path = link.path.replace(/[?#].*$/, "").replace(/(.)\/$/, "$1");
-    if (!known.has(path)) {
+    const appears = known.get(path);
+    if (appears === undefined) {
       faults.push({
         file: link.file,
         line: link.line,
         field: "body",
         message: `links to ${link.path}, a page that does not exist`,
       });
+    } else if (options.publishDate !== undefined) {
+      const own = fileDates.get(link.file) ?? "";
+      const linkingAppears = own.localeCompare(options.publishDate) > 0 ? own : options.publishDate;
+      if (appears > linkingAppears) {
+        faults.push({
+          file: link.file,
+          line: link.line,
+          field: "body",
+          message: `links to ${link.path}, which is dated ${appears} and is not on the site until then: link to it once it is, or date this page ${appears} or later`,
+        });
+      }
     }
   }
   return { content, faults };
