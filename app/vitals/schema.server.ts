@@ -1,7 +1,7 @@
 /** What the server accepts as a field-metrics beacon, or a WhatsApp tap's (zod schemas). */
 import * as z from "zod";
-import { CLICK_IDS } from "~/lead-parts/click-ids";
 import { MAX_TAG_LENGTH } from "~/lead-parts/campaign-fields";
+import { CLICK_IDS } from "~/lead-parts/click-ids";
 import {
   type Beacon,
   CORE_BUCKETS,
