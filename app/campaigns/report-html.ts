@@ -13,11 +13,13 @@ import {
   percent,
 } from "~/campaigns/report";
 
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
 const escapeHtml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** The campaigns charted at most (the most enquiries first); the table lists them all. */
 const CHARTED = 8;
-const CHART = { width: 640, height: 180, left: 36, right: 12, top: 12, bottom: 30 };
+const CHART = { width: 400, height: 150, left: 30, right: 8, top: 10, bottom: 26 };
 /** Dark enough on white for text and lines (WCAG 3:1 for graphics), told apart by dash as well as colour. */
 const VISITS = "#3a3aa8";
 const ENQUIRIES = "#a3340d";
@@ -39,7 +41,7 @@ function chart(series: FullReport["daily"][number]): string {
   const visits = days.reduce((sum, day) => sum + day.visits, 0);
   const enquiries = days.reduce((sum, day) => sum + day.enquiries, 0);
   const name = campaignLabel(series.campaign);
-  const label = `${name}: daily visits (solid line) and enquiries (dashed line) from ${first} to ${last}; ${visits} visits and ${enquiries} enquiries in all, at most ${highest} in one day`;
+  const label = `${name}: daily visits (solid line) and enquiries (dashed line) from ${first} to ${last}; ${plural(visits, "visit")} and ${plural(enquiries, "enquiry", "enquiries")} in all, at most ${highest} in one day`;
   return `<svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(label)}" xmlns="http://www.w3.org/2000/svg">
 <line x1="${CHART.left}" y1="${bottom}" x2="${CHART.width - CHART.right}" y2="${bottom}" stroke="#333"/>
 <text x="${CHART.left - 6}" y="${CHART.top + 10}" text-anchor="end">${highest}</text>
@@ -58,7 +60,8 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem;margin
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}
 .n{text-align:right;white-space:nowrap}
-svg{width:100%;height:auto;font-size:12px;font-family:system-ui,sans-serif}
+svg{width:100%;max-width:40rem;height:auto;font-size:11px;font-family:system-ui,sans-serif}
+figure{margin:0 0 1.5rem}caption{text-align:left;font-weight:600;padding:.35rem .5rem}
 .key span{display:inline-block;margin-right:1rem}.key i{display:inline-block;width:2rem;border-top:3px solid;vertical-align:middle;margin-right:.35rem}
 `;
 
@@ -97,7 +100,7 @@ export function renderCampaignReport(report: FullReport): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>Campaigns, ${escapeHtml(period)}</title><style>${STYLE}</style></head>
 <body><main><h1>Campaigns, ${escapeHtml(period)}</h1>
-<p>${visits} visits, ${enquiries} enquiries, a rate of ${percent(rate === null ? null : Math.round(rate * 10_000) / 10_000)}. Compared with ${escapeHtml(`${report.previous.since} to ${report.previous.until}`)}. ${report.spam} quarantined enquiries are not counted; ${report.droppedVisits} landing reports over their limit are not counted as visits.</p>
+<p>${plural(visits, "visit")}, ${plural(enquiries, "enquiry", "enquiries")}, a rate of ${percent(rate === null ? null : Math.round(rate * 10_000) / 10_000)}. Compared with ${escapeHtml(`${report.previous.since} to ${report.previous.until}`)}. Not counted: ${plural(report.spam, "quarantined enquiry", "quarantined enquiries")}, and ${plural(report.droppedVisits, "landing report")} over their limit.</p>
 <p>Visits are counted by the page's own script when a visit lands from another site or from none: a visit without JavaScript, or with Global Privacy Control or Do Not Track, is not counted. Enquiries always are.</p>
 <h2>Daily visits and enquiries per campaign</h2>
 <p class="key"><span><i style="border-color:${VISITS}"></i>visits</span><span><i style="border-color:${ENQUIRIES};border-top-style:dashed"></i>enquiries</span></p>

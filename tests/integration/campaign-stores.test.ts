@@ -10,6 +10,7 @@ import { createCampaignCounts } from "~/campaigns/service.server";
 import type { CampaignCountStore } from "~/campaigns/store.server";
 import { createWeeklySummary } from "~/campaigns/weekly-summary.server";
 import type { Database } from "~/db/database.server";
+import { createLeadService } from "~/leads/lead-service.server";
 import { openMigratedDatabase } from "../support/migrated-database";
 import { startPostgres, type TestPostgres } from "../support/postgres";
 
@@ -204,4 +205,59 @@ describe("the weekly summary", () => {
       "Campaigns, 2026-11-30 to 2026-12-06: 0 visits, 0 enquiries (–).\nnpm run report has the rest.",
     ]);
   });
+});
+
+describe("a lead stored is counted once, in its store", () => {
+  const enquiry = {
+    name: "Asha Rao",
+    email: "asha@example.in",
+    countryCode: "91",
+    phoneNumber: "9876543210",
+    message: "Hello",
+  };
+  const source = { landing: "/", parameters: { utm_source: "newsletter", utm_campaign: "october" } };
+
+  for (const [name, withDatabase] of [
+    ["PostgreSQL", true],
+    ["the data folder", false],
+  ] as const) {
+    it(`in ${name}: the same enquiry twice is one count; a quarantined one counts apart`, async () => {
+      const root = await folder();
+      const db = withDatabase ? await database() : null;
+      const counts = createCampaignCounts({
+        config: { ENQUIRY_STORE_DIR: root, REPORT_TIME_ZONE: "Asia/Kolkata" },
+        database: db,
+        limits: createLandingLimits({ LANDING_RATE_LIMIT: 0, VITALS_RATE_WINDOW: 600 }),
+        log: () => {},
+      });
+      const service = createLeadService(
+        {
+          ENQUIRY_STORE_DIR: root,
+          ENQUIRY_SEND_INTERVAL_MS: 50,
+          ENQUIRY_RETENTION_DAYS: 90,
+          ENQUIRY_SPAM_RETENTION_DAYS: 30,
+          NOTICE_SECRET: undefined,
+        },
+        { routes: {} },
+        db,
+        () => {},
+        undefined,
+        counts.leads,
+      );
+      cleanups.push(() => service.stop());
+      expect(await service.keep(enquiry, source)).toMatchObject({ kind: "stored", duplicate: false });
+      expect(await service.keep(enquiry, source)).toMatchObject({ kind: "stored", duplicate: true });
+      expect(await service.quarantine(enquiry, "honeypot", source)).not.toBeNull();
+      const rows = await counts.store.read(counts.today(), counts.today());
+      expect(rows).toEqual([
+        expect.objectContaining({
+          route: "/",
+          source: "newsletter",
+          campaign: "october",
+          enquiries: 1,
+          spam: 1,
+        }),
+      ]);
+    });
+  }
 });
