@@ -43,9 +43,10 @@ export function campaignWords(value: string | null | undefined): string | null {
   return words === "" ? null : words;
 }
 
-/** The campaign a message names: the landing's `utm_campaign`, else its `utm_source`, as campaignWords makes it. */
-export function campaignOf(tags: { campaign: string | null; source: string | null }): string | null {
-  return campaignWords(tags.campaign) ?? campaignWords(tags.source);
+/** The campaign a landing's query names: its `utm_campaign`, else its `utm_source`, as campaignWords makes it. */
+export function campaignOf(search: string): string | null {
+  const query = new URLSearchParams(search);
+  return campaignWords(query.get("utm_campaign")) ?? campaignWords(query.get("utm_source"));
 }
 
 /** The greeting naming the campaign the visitor came from. */

@@ -6,6 +6,10 @@
  */
 import { type MetricType, onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";
 import { landingOf } from "~/vitals/landing.client";
+
+// A tap loads the reporter's chunk too (it is there already once the page is idle).
+export { sendTap } from "~/vitals/tap-beacon.client";
+
 import {
   type Beacon,
   coresBucketOf,

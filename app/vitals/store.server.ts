@@ -1,5 +1,5 @@
 /** What a field metrics store promises (the folder's and PostgreSQL's), and the lines a beacon becomes. */
-import { campaignOf } from "~/content/whatsapp";
+import { campaignWords } from "~/content/whatsapp";
 import { type Beacon, rate, type TapBeacon, type TapRecord, type VitalsRecord } from "~/vitals/metrics";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -16,7 +16,7 @@ const hourOf = (received: Date) => new Date(Math.floor(received.getTime() / HOUR
  */
 export function tapRecordOf(beacon: TapBeacon, received: Date): TapRecord {
   const { route, device } = beacon;
-  const campaign = campaignOf({ campaign: beacon.campaign, source: beacon.source ?? null });
+  const campaign = campaignWords(beacon.campaign) ?? campaignWords(beacon.source);
   return {
     at: hourOf(received),
     route,

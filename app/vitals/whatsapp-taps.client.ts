@@ -1,24 +1,25 @@
 /**
  * In the browser, the "Chat on WhatsApp" links: the message names the campaign the visit came
- * from, and each tap is counted as an anonymous field metric (docs/decisions/012-anonymous-field-metrics.md).
+ * from, and each tap is counted as an anonymous field metric and in the campaign counts
+ * (docs/decisions/012-anonymous-field-metrics.md, 048-campaign-counts.md).
  */
 import { campaignOf } from "~/content/whatsapp";
-import { campaignFieldsOf } from "~/lead-parts/campaign-fields";
-import { deviceClassOf, routeOf, type TapBeacon, VITALS_ENDPOINT } from "~/vitals/metrics";
 import { visitorOptedOut } from "~/vitals/schedule-reporting.client";
 
 /**
- * Called once at start-up, before the router changes the URL: reads the landing's campaign from
- * the address, which it leaves as it is, and the referring site, and keeps them in this module's
- * memory only (no cookie, no storage). When a `data-whatsapp` link is followed (a click, a middle
- * click, Enter), its message names the campaign (`utm_campaign`, else `utm_source`), and the tap
- * is sent as a beacon with the route, the device class and the campaign's fields, as a landing
- * reports them: nothing of the visitor. A visitor who asked not to be measured (Global Privacy
- * Control, Do Not Track) is not counted.
+ * Called once at start-up, before the router changes the URL: reads the landing's campaign
+ * (`utm_campaign`, else `utm_source`) from the address, which it leaves as it is, and keeps it
+ * in this module's memory only (no cookie, no storage). When a `data-whatsapp` link is
+ * followed (a click, a middle click, Enter), its message gets the campaign, and the tap is sent
+ * as a beacon with the route, the device class and the landing's campaign, read from the address
+ * and the referrer kept here (~/vitals/tap-beacon.client, loaded at the first tap): nothing of
+ * the visitor. A visitor who asked not to be measured (Global Privacy Control, Do Not Track) is
+ * not counted.
  */
 export function countWhatsAppTaps(): void {
-  const fields = campaignFieldsOf(window.location.href, document.referrer);
-  const campaign = campaignOf(fields);
+  const landing = window.location.href;
+  const referrer = document.referrer;
+  const campaign = campaignOf(window.location.search);
   const counted = !visitorOptedOut();
   const onTap = (event: MouseEvent) => {
     const link = (event.target as Element | null)?.closest?.("a[data-whatsapp]");
@@ -30,13 +31,8 @@ export function countWhatsAppTaps(): void {
       link.dataset.whatsapp = "campaign";
     }
     if (!counted) return;
-    const tap: TapBeacon = {
-      tap: "whatsapp",
-      route: routeOf(window.location.pathname),
-      device: deviceClassOf(window.innerWidth),
-      ...fields,
-    };
-    navigator.sendBeacon?.(VITALS_ENDPOINT, new Blob([JSON.stringify(tap)], { type: "application/json" }));
+    // The link opens in a new tab: this page stays to send it.
+    import("~/vitals/report-vitals.client").then(({ sendTap }) => sendTap(landing, referrer)).catch(() => {});
   };
   // On the window, capturing: held events (~/hydration/hold-events-until-router.client) stop
   // only after the window's own listeners have run.

@@ -431,7 +431,7 @@ test.describe("the endpoint", () => {
       JSON.stringify({ ...beacon, route: "/wp-admin" }),
     ],
     ["an extra field", 400, JSON_TYPE, JSON.stringify({ ...beacon, ip: "203.0.113.9" })],
-    ["a body over 2 KiB", 413, JSON_TYPE, JSON.stringify({ ...beacon, pad: "x".repeat(2048) })],
+    ["a body over 4 KiB", 413, JSON_TYPE, JSON.stringify({ ...beacon, pad: "x".repeat(4096) })],
   ];
   for (const [label, status, headers, data] of refused) {
     test(`refuses ${label} with ${status} and stores nothing`, async ({ request, stored }) => {
@@ -445,7 +445,7 @@ test.describe("the endpoint", () => {
     });
   }
 
-  test("cuts off a streamed body without a length past 2 KiB with 413", async ({ baseURL }) => {
+  test("cuts off a streamed body without a length past 4 KiB with 413", async ({ baseURL }) => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
