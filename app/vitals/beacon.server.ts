@@ -6,7 +6,6 @@ import type { AppLoadContext } from "@remix-run/node";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";
 import { readJsonBody } from "~/vitals/body.server";
-import type { Beacon } from "~/vitals/metrics";
 import { takeBeaconUnit } from "~/vitals/rate-limit.server";
 import { parseBeacon, parseTapBeacon } from "~/vitals/schema.server";
 import { recordsOf, tapRecordOf } from "~/vitals/store.server";

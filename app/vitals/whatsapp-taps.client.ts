@@ -12,8 +12,8 @@ import { visitorOptedOut } from "~/vitals/schedule-reporting.client";
  * in this module's memory only (no cookie, no storage). When a `data-whatsapp` link is
  * followed (a click, a middle click, Enter), its message gets the campaign, and the tap is sent
  * as a beacon with the route, the device class and the landing's campaign, read from the address
- * and the referrer kept here (~/vitals/tap-beacon.client, loaded at the first tap): nothing of
- * the visitor. A visitor who asked not to be measured (Global Privacy Control, Do Not Track) is
+ * and the referrer kept here (~/vitals/tap-beacon.client, in the reporter's chunk, which a tap
+ * before the page is idle loads): nothing of the visitor. A visitor who asked not to be measured (Global Privacy Control, Do Not Track) is
  * not counted.
  */
 export function countWhatsAppTaps(): void {
