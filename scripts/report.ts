@@ -39,7 +39,12 @@ const database = env.DATABASE_URL ? await openCommandDatabase("report", env.DATA
 const store: CampaignCountStore = database
   ? createPostgresCampaignStore(database)
   : createFolderCampaignStore({ folder: campaignsFolder(env.ENQUIRY_STORE_DIR) });
-const rows = await store.read(periodBefore(since, until).since, until).catch((error: unknown) => {
+const before = periodBefore(since, until);
+const rows = await Promise.all([
+  store.read(before.since, until, "campaign-day"),
+  store.read(since, until, "route"),
+  store.read(before.since, before.until, "route"),
+]).catch((error: unknown) => {
   console.error(
     `report: cannot read the campaign counts (${database ? describeDatabaseError(error) : String(error)})`,
   );
@@ -47,7 +52,8 @@ const rows = await store.read(periodBefore(since, until).since, until).catch((er
 });
 await database?.stop();
 
-const report = fullReport(rows, since, until);
+const [campaignDays, pages, previousPages] = rows;
+const report = fullReport({ campaignDays, pages, previousPages }, since, until);
 if (args.form === "json") console.log(reportJson(report));
 else if (args.form === "csv") process.stdout.write(reportCsv(report));
 else {

@@ -31,6 +31,9 @@ export type CountRow = CountKey & Record<Counter, number>;
 /** The key's fields in a fixed order: what stores and groupings compare. */
 export const KEY_FIELDS = ["day", "route", "source", "medium", "campaign", "click", "host"] as const;
 
+/** One string per key: its fields joined by a character no field holds (a null as another). */
+const keyOf = (key: CountKey) => KEY_FIELDS.map((field) => key[field] ?? "\u0001").join("\u0000");
+
 /** A row of nothing yet for `key`. */
 export function emptyRow(key: CountKey): CountRow {
   const { day, route, source, medium, campaign, click, host } = key;
@@ -54,7 +57,7 @@ export function emptyRow(key: CountKey): CountRow {
 export function rowsOf(events: readonly CountEvent[]): CountRow[] {
   const rows = new Map<string, CountRow>();
   for (const event of events) {
-    const id = JSON.stringify(KEY_FIELDS.map((field) => event[field]));
+    const id = keyOf(event);
     const row = rows.get(id) ?? emptyRow(event);
     row[event.counter] += 1;
     rows.set(id, row);
@@ -66,12 +69,31 @@ export function rowsOf(events: readonly CountEvent[]): CountRow[] {
 export function sumRows(rows: readonly CountRow[]): CountRow[] {
   const summed = new Map<string, CountRow>();
   for (const row of rows) {
-    const id = JSON.stringify(KEY_FIELDS.map((field) => row[field]));
+    const id = keyOf(row);
     const total = summed.get(id) ?? emptyRow(row);
     for (const counter of COUNTERS) total[counter] += row[counter];
     summed.set(id, total);
   }
   return [...summed.values()];
+}
+
+/**
+ * What a read sums over: `all` keeps every key; `campaign-day` the day and the campaign's tags
+ * (the landing page, the click's kind and the host summed); `route` the landing page alone (the
+ * days summed, the row dated with the period's first day).
+ */
+export type Grouping = "all" | "campaign-day" | "route";
+
+/** `rows` of the days from `since`, summed as `by` says. */
+export function groupRows(rows: readonly CountRow[], by: Grouping, since: string): CountRow[] {
+  if (by === "all") return [...rows];
+  return sumRows(
+    rows.map((row) =>
+      by === "route"
+        ? { ...row, day: since, source: null, medium: null, campaign: null, click: null, host: null }
+        : { ...row, route: null, click: null, host: null },
+    ),
+  );
 }
 
 /** The day `at` falls on in `timeZone`. */

@@ -11,6 +11,7 @@ import {
   type CountEvent,
   type Counter,
   type CountRow,
+  groupRows,
   KEY_FIELDS,
   RETENTION_DAYS,
   rowsOf,
@@ -48,6 +49,8 @@ export function createFolderCampaignStore(options: {
   let failing = false;
   let full = "";
   let tail: Promise<unknown> = Promise.resolve();
+  /** The write not begun yet, which new events join. */
+  let waiting: { events: CountEvent[]; written: Promise<boolean> } | null = null;
   /** Appends and compactions one at a time, so no event lands in a log being compacted. */
   const serial = <T>(task: () => Promise<T>): Promise<T> => {
     const run = tail.then(task);
@@ -102,13 +105,28 @@ export function createFolderCampaignStore(options: {
     return events;
   };
 
+  /** Compacted days as last read, by their file's size and time: one report reads a day thrice. */
+  const compacted = new Map<string, { stamp: string; rows: CountRow[] }>();
+
   /** `day`'s compacted rows (none when it has no such file). */
   const readRows = async (day: string): Promise<CountRow[]> => {
-    const text = await readDayFile(join(folder, `${day}.json`));
+    const path = join(folder, `${day}.json`);
+    const info = await lstat(path).catch(() => null);
+    if (!info?.isFile()) return [];
+    const stamp = `${info.size}:${info.mtimeMs}`;
+    const known = compacted.get(day);
+    if (known?.stamp === stamp) return known.rows;
+    const rows = await parseRows(day, path);
+    compacted.set(day, { stamp, rows });
+    return rows;
+  };
+
+  const parseRows = async (day: string, path: string): Promise<CountRow[]> => {
+    const text = await readDayFile(path);
     if (text === null) return [];
     try {
       const rows = JSON.parse(text) as unknown;
-      if (Array.isArray(rows)) return rows.filter(isRow).map((row) => ({ ...row, day }));
+      if (Array.isArray(rows)) return rows.flatMap((line) => rowOf(day, line) ?? []);
     } catch {
       // Said below: the file is not rows.
     }
@@ -126,7 +144,7 @@ export function createFolderCampaignStore(options: {
     const temporary = join(folder, `.${day}.json.tmp`);
     const handle = await open(temporary, "w", 0o600);
     try {
-      await handle.writeFile(JSON.stringify(rows.map(({ day: _, ...row }) => row)));
+      await handle.writeFile(JSON.stringify(rows.map(lineOf)));
       await handle.sync();
     } finally {
       await handle.close();
@@ -137,15 +155,26 @@ export function createFolderCampaignStore(options: {
   };
 
   return {
-    add: (events) =>
-      serial(async () => {
-        if (events.length === 0) return true;
+    add(events) {
+      if (events.length === 0) return Promise.resolve(true);
+      // Events that arrive while a write runs go together in the next one: one fsync for them all.
+      if (waiting) {
+        waiting.events.push(...events);
+        return waiting.written;
+      }
+      const batch: { events: CountEvent[]; written: Promise<boolean> } = {
+        events: [...events],
+        written: Promise.resolve(true),
+      };
+      waiting = batch;
+      batch.written = serial(async () => {
+        if (waiting === batch) waiting = null;
         try {
           await mkdir(folder, { recursive: true, mode: 0o700 });
-          for (const day of new Set(events.map((event) => event.day)))
+          for (const day of new Set(batch.events.map((event) => event.day)))
             await append(
               day,
-              events.filter((event) => event.day === day),
+              batch.events.filter((event) => event.day === day),
             );
           failing = false;
           return true;
@@ -157,15 +186,17 @@ export function createFolderCampaignStore(options: {
           failing = true;
           return false;
         }
-      }),
+      });
+      return batch.written;
+    },
 
-    async read(since, until) {
+    async read(since, until, by = "all") {
       const days = new Set(
         (await dayFiles(folder)).map(({ day }) => day).filter((day) => day >= since && day <= until),
       );
       const rows: CountRow[] = [];
       for (const day of [...days].sort()) rows.push(...(await readDay(day)));
-      return rows;
+      return groupRows(rows, by, since);
     },
 
     prune: (today) =>
@@ -175,8 +206,10 @@ export function createFolderCampaignStore(options: {
         const finished = addDays(today, -1);
         for (const { day, name, kind } of await dayFiles(folder).catch(() => [])) {
           try {
-            if (day < oldest) await unlink(join(folder, name));
-            else if (kind === "log" && day < finished) await compact(day);
+            if (day < oldest) {
+              await unlink(join(folder, name));
+              compacted.delete(day);
+            } else if (kind === "log" && day < finished) await compact(day);
           } catch (error) {
             log(
               `campaigns: cannot prune ${join(folder, name)} (${(error as NodeJS.ErrnoException).code ?? String(error)}); it is tried again in an hour`,
@@ -228,11 +261,33 @@ function eventOf(day: string, line: string): CountEvent | null {
   }
 }
 
-function isRow(value: unknown): value is CountRow {
-  if (typeof value !== "object" || value === null) return false;
-  const row = value as Record<string, unknown>;
-  return (
-    KEY_FIELDS.slice(1).every((field) => row[field] === null || typeof row[field] === "string") &&
-    COUNTERS.every((counter) => Number.isInteger(row[counter]) && (row[counter] as number) >= 0)
-  );
+/** A compacted row: its key's fields (day aside, in KEY_FIELDS' order), then its counters (in COUNTERS' order). */
+type RowLine = (string | number | null)[];
+
+/** A row as a compacted day file holds it (the benchmark writes a year of them). */
+export function lineOf(row: CountRow): RowLine {
+  return [...KEY_FIELDS.slice(1).map((field) => row[field]), ...COUNTERS.map((counter) => row[counter])];
+}
+
+function rowOf(day: string, line: unknown): CountRow | null {
+  const keys = KEY_FIELDS.length - 1;
+  if (!Array.isArray(line) || line.length !== keys + COUNTERS.length) return null;
+  const fields = line.slice(0, keys);
+  const counts = line.slice(keys);
+  if (!fields.every((field) => field === null || typeof field === "string")) return null;
+  if (!counts.every((count) => Number.isInteger(count) && count >= 0)) return null;
+  const [route, source, medium, campaign, click, host] = fields as (string | null)[];
+  return {
+    day,
+    route: route ?? null,
+    source: source ?? null,
+    medium: medium ?? null,
+    campaign: campaign ?? null,
+    click: click ?? null,
+    host: host ?? null,
+    ...(Object.fromEntries(COUNTERS.map((counter, index) => [counter, counts[index]])) as Record<
+      Counter,
+      number
+    >),
+  };
 }

@@ -1,6 +1,6 @@
 /** The campaign counts in PostgreSQL: the `campaign_counts` table, one row per day, landing page and campaign. */
 import type { PoolClient } from "pg";
-import { addDays, type CountEvent, type CountRow, RETENTION_DAYS, rowsOf } from "~/campaigns/counts";
+import { addDays, type CountEvent, type Grouping, RETENTION_DAYS, rowsOf } from "~/campaigns/counts";
 import type { CampaignCountStore } from "~/campaigns/store.server";
 import type { Database } from "~/db/database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
@@ -17,6 +17,10 @@ const COUNTER_COLUMNS = {
   whatsappTaps: "whatsapp_taps",
   droppedVisits: "dropped_visits",
 } as const;
+
+/** A stored field: the empty string is a field the visit did not have. */
+const nullable = (value: string | number | undefined) =>
+  value === undefined || value === "" ? null : String(value);
 
 /** A statement adding `events` to their rows (one upsert, each key once), with its values. */
 function upsertOf(events: readonly CountEvent[]): { text: string; values: unknown[] } {
@@ -88,26 +92,38 @@ export function createPostgresCampaignStore(database: Database, log = console.er
       return within(added, ADD_WAIT_MS, false);
     },
 
-    async read(since, until) {
+    async read(since, until, by = "all") {
       const counters = Object.entries(COUNTER_COLUMNS);
-      const { rows } = await database.query<Record<string, string | number>>(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${KEY_COLUMNS.slice(1).join(", ")},
-          ${counters.map(([counter, column]) => `${column} AS "${counter}"`).join(", ")}
-         FROM campaign_counts WHERE day BETWEEN $1 AND $2`,
-        [since, until],
-      );
-      return rows.map((row) => {
-        const read = Object.fromEntries(
-          KEY_COLUMNS.map((column) => [column, row[column] === "" ? null : String(row[column])]),
-        ) as Omit<CountRow, keyof typeof COUNTER_COLUMNS>;
-        return {
-          ...read,
-          ...(Object.fromEntries(counters.map(([counter]) => [counter, Number(row[counter])])) as Record<
-            keyof typeof COUNTER_COLUMNS,
-            number
-          >),
-        };
+      const kept: Record<Grouping, readonly string[]> = {
+        all: KEY_COLUMNS,
+        "campaign-day": ["day", "source", "medium", "campaign"],
+        route: ["route"],
+      };
+      const columns = kept[by];
+      const select = KEY_COLUMNS.map((column) => {
+        if (column === "day") return by === "route" ? "$3::text AS day" : "to_char(day, 'YYYY-MM-DD') AS day";
+        return columns.includes(column) ? column : `'' AS ${column}`;
       });
+      const grouped = columns.map((column) => (column === "day" ? "campaign_counts.day" : column));
+      const { rows } = await database.query<Record<string, string | number>>(
+        `SELECT ${select.join(", ")}, ${counters.map(([counter, column]) => `sum(${column})::int AS "${counter}"`).join(", ")}
+         FROM campaign_counts WHERE day BETWEEN $1::date AND $2::date GROUP BY ${grouped.join(", ")}`,
+        by === "route" ? [since, until, since] : [since, until],
+      );
+      return rows.map((row) => ({
+        day: String(row.day),
+        route: nullable(row.route),
+        source: nullable(row.source),
+        medium: nullable(row.medium),
+        campaign: nullable(row.campaign),
+        click: nullable(row.click),
+        host: nullable(row.host),
+        visits: Number(row.visits),
+        enquiries: Number(row.enquiries),
+        spam: Number(row.spam),
+        whatsappTaps: Number(row.whatsappTaps),
+        droppedVisits: Number(row.droppedVisits),
+      }));
     },
 
     async prune(today) {

@@ -61,12 +61,20 @@ const byWeight =
   (a: T, b: T) =>
     b.enquiries - a.enquiries || b.visits - a.visits || name(a).localeCompare(name(b));
 
-/** The report of `rows` over the days from `since` to `until`. */
-export function summarise(rows: readonly CountRow[], since: string, until: string): Report {
-  const inPeriod = rows.filter((row) => row.day >= since && row.day <= until);
+/**
+ * The report over the days from `since` to `until`: its campaigns from `rows`, its landing pages
+ * from `pageRows` (rows that keep the route; the same rows when they keep everything).
+ */
+export function summarise(
+  rows: readonly CountRow[],
+  since: string,
+  until: string,
+  pageRows: readonly CountRow[] = rows,
+): Report {
+  const inPeriod = (from: readonly CountRow[]) => from.filter((row) => row.day >= since && row.day <= until);
   const campaigns = new Map<string, CampaignLine>();
   const pages = new Map<string, PageLine>();
-  for (const row of inPeriod) {
+  for (const row of inPeriod(rows)) {
     if (row.visits + row.enquiries + row.whatsappTaps === 0) continue;
     const id = campaignId(row);
     const line = campaigns.get(id) ?? {
@@ -82,6 +90,8 @@ export function summarise(rows: readonly CountRow[], since: string, until: strin
     line.enquiries += row.enquiries;
     line.whatsappTaps += row.whatsappTaps;
     campaigns.set(id, line);
+  }
+  for (const row of inPeriod(pageRows)) {
     if (row.visits + row.enquiries === 0) continue;
     const page = pages.get(String(row.route)) ?? { route: row.route, visits: 0, enquiries: 0, rate: null };
     page.visits += row.visits;
@@ -104,33 +114,56 @@ export function periodBefore(since: string, until: string): { since: string; unt
   return { since: addDays(since, -length), until: addDays(since, -1) };
 }
 
-/** The report of `since`…`until` from `rows`, which hold that period and the one before. */
-export function fullReport(rows: readonly CountRow[], since: string, until: string): FullReport {
-  const report = summarise(rows, since, until);
+/** What a full report reads: campaign rows by day of the period and the one before, landing-page rows of each. */
+export interface ReportRows {
+  campaignDays: readonly CountRow[];
+  pages: readonly CountRow[];
+  previousPages: readonly CountRow[];
+}
+
+/** The report of `since`…`until`; `rows` holds that period and the one before. */
+export function fullReport(
+  input: ReportRows | readonly CountRow[],
+  since: string,
+  until: string,
+): FullReport {
+  const {
+    campaignDays: rows,
+    pages,
+    previousPages,
+  } = "campaignDays" in input ? input : { campaignDays: input, pages: input, previousPages: input };
+  const report = summarise(rows, since, until, pages);
   const before = periodBefore(since, until);
-  const inPeriod = rows.filter((row) => row.day >= since && row.day <= until);
   const days = daysBetween(since, until);
-  const daily = report.campaigns.map((line) => {
-    const id = campaignId(line);
-    const mine = inPeriod.filter((row) => campaignId(row) === id);
-    return {
-      campaign: { source: line.source, medium: line.medium, campaign: line.campaign },
-      days: days.map((day) => {
-        const onDay = mine.filter((row) => row.day === day);
-        return {
-          day,
-          visits: onDay.reduce((sum, row) => sum + row.visits, 0),
-          enquiries: onDay.reduce((sum, row) => sum + row.enquiries, 0),
-        };
-      }),
-    };
-  });
+  const dayIndex = new Map(days.map((day, index) => [day, index]));
+  // Each campaign's days, filled in one pass over the rows.
+  const daily = new Map(
+    report.campaigns.map((line) => [
+      campaignId(line),
+      {
+        campaign: { source: line.source, medium: line.medium, campaign: line.campaign },
+        days: days.map((day) => ({ day, visits: 0, enquiries: 0 })),
+      },
+    ]),
+  );
+  let spam = 0;
+  let droppedVisits = 0;
+  for (const row of rows) {
+    const index = dayIndex.get(row.day);
+    if (index === undefined) continue;
+    spam += row.spam;
+    droppedVisits += row.droppedVisits;
+    const day = daily.get(campaignId(row))?.days[index];
+    if (!day) continue;
+    day.visits += row.visits;
+    day.enquiries += row.enquiries;
+  }
   return {
     ...report,
-    previous: summarise(rows, before.since, before.until),
-    spam: inPeriod.reduce((sum, row) => sum + row.spam, 0),
-    droppedVisits: inPeriod.reduce((sum, row) => sum + row.droppedVisits, 0),
-    daily,
+    previous: summarise(rows, before.since, before.until, previousPages),
+    spam,
+    droppedVisits,
+    daily: [...daily.values()],
   };
 }
 

@@ -133,7 +133,7 @@ export function createWeeklySummary(options: {
     if (!due) return;
     try {
       // Read before the claim: a store that cannot be read leaves the week for the next look.
-      const rows = await store.read(due.since, due.until);
+      const rows = await store.read(due.since, due.until, "campaign-day");
       if (!(await claim(due.week))) return;
       post(summaryText(summarise(rows, due.since, due.until)));
     } catch (error) {

@@ -85,6 +85,38 @@ for (const [name, make] of Object.entries(stores)) {
       expect(await store.read("2026-12-08", "2026-12-31")).toHaveLength(1);
     });
 
+    it("sums by campaign and day, or by landing page over the days, for the report", async () => {
+      const store = await make();
+      const on = (day: string, route: string, host: string | null) => ({
+        ...visit(day, "october"),
+        route,
+        host,
+      });
+      await store.add([
+        on("2026-12-01", "/", null),
+        on("2026-12-01", "/insights", "a.example"),
+        on("2026-12-02", "/", "b.example"),
+      ]);
+      const byCampaign = await store.read("2026-12-01", "2026-12-02", "campaign-day");
+      expect(
+        byCampaign
+          .map(({ day, route, campaign, host, visits }) => ({ day, route, campaign, host, visits }))
+          .sort((a, b) => a.day.localeCompare(b.day)),
+      ).toEqual([
+        { day: "2026-12-01", route: null, campaign: "october", host: null, visits: 2 },
+        { day: "2026-12-02", route: null, campaign: "october", host: null, visits: 1 },
+      ]);
+      const byPage = await store.read("2026-12-01", "2026-12-02", "route");
+      expect(
+        byPage
+          .map(({ day, route, campaign, visits }) => ({ day, route, campaign, visits }))
+          .sort((a, b) => String(a.route).localeCompare(String(b.route))),
+      ).toEqual([
+        { day: "2026-12-01", route: "/", campaign: null, visits: 2 },
+        { day: "2026-12-01", route: "/insights", campaign: null, visits: 1 },
+      ]);
+    });
+
     it(`keeps ${RETENTION_DAYS} days and drops the day before`, async () => {
       const store = await make();
       const today = "2026-12-07";
