@@ -92,6 +92,7 @@ describe("the migration files", () => {
       [4, "0004-lead-destinations.sql"],
       [5, "0005-privacy-notice-renderings.sql"],
       [6, "0006-vitals-campaign.sql"],
+      [7, "0007-withdrawals.sql"],
     ]);
     for (const migration of migrations) {
       expect(migration.checksum).toBe(sha256(join(MIGRATIONS_DIR, migration.file)));
