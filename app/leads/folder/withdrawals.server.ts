@@ -155,19 +155,23 @@ export function createFolderWithdrawals(options: {
     return found;
   };
 
-  /** Finishes the withdrawals a crash cut short between their first record and their erasure. */
+  /**
+   * Finishes the withdrawals a crash cut short between their first record and their erasure;
+   * whether there were any.
+   */
   const finishUnfinished = async (found: Map<string, Found>) => {
     const cutoff = now().getTime() - UNFINISHED_AFTER_MS;
     const unfinished = [...found.values()].filter(
       ({ record }) => record.holding === null && Date.parse(record.withdrawnAt) < cutoff,
     );
-    if (unfinished.length === 0) return;
+    if (unfinished.length === 0) return false;
     await store.scan();
     const kept = new Map(store.leads().map((lead) => [lead.id, lead]));
     for (const { record } of unfinished) {
       await erase(record, kept.get(record.leadId) ?? null);
       log(`withdrawals: finished the withdrawal of lead ${record.leadId}, cut short before`);
     }
+    return true;
   };
 
   const withdrawalOf = ({ record, notices, doneAt }: Found): Withdrawal => ({
@@ -200,15 +204,18 @@ export function createFolderWithdrawals(options: {
     },
 
     async tellNext(targets, tell) {
-      const found = await readAll();
-      await finishUnfinished(found);
+      let found = await readAll();
+      if (await finishUnfinished(found)) found = await readAll();
       const time = now().getTime();
       let next: { id: string; target: NoticeTarget; record: DeliveryRecord; due: number } | null = null;
       for (const [id, entry] of found) {
         for (const [target, record] of entry.notices) {
           if (record.state !== "pending" || !targets.includes(target)) continue;
           const due = Date.parse(record.nextAttemptAt);
-          if (next === null || due < next.due) next = { id, target, record, due };
+          // Soonest due, then by lead id and target, as PostgreSQL orders them.
+          const key = `${id}.${target}`;
+          if (next === null || due < next.due || (due === next.due && key < `${next.id}.${next.target}`))
+            next = { id, target, record, due };
         }
       }
       if (next === null) return { told: false, dueAt: null };

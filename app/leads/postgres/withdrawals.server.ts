@@ -105,7 +105,7 @@ export function createPostgresWithdrawals(options: {
           );
           const sameAddress = (email: string) => email.trim().toLowerCase() === address;
           const person = await client.query<{ id: string; email: string }>(
-            `SELECT id, enquiry->>'email' AS email FROM leads WHERE lower(enquiry->>'email') = lower($1)
+            `SELECT id, enquiry->>'email' AS email FROM leads WHERE lower(btrim(enquiry->>'email')) = lower($1)
              ORDER BY received_at, id`,
             [address],
           );
@@ -138,7 +138,7 @@ export function createPostgresWithdrawals(options: {
         const { rows } = await client.query<NoticeRow>(
           `SELECT ${NOTICE_COLUMNS} FROM withdrawal_notices
            WHERE state = 'pending' AND target = ANY($1::text[]) AND next_attempt_at <= $2
-           ORDER BY next_attempt_at, lead_id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+           ORDER BY next_attempt_at, lead_id, target LIMIT 1 FOR UPDATE SKIP LOCKED`,
           [targets, time],
         );
         const row = rows[0];
