@@ -82,6 +82,7 @@ for (const script of [
   "bench:replicas",
   "bench:export",
   "bench:content",
+  "bench:withdraw",
   "content",
 ]) {
   test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {
