@@ -352,6 +352,14 @@ export function createLeadService(
       return "outcome" in answer ? answer.outcome : true;
     },
     async withdraw(request) {
+      // A lead in this replica's spool is in no store yet, so a withdrawal could not find it.
+      const spooled = (await spool?.count()) ?? 0;
+      if (spooled > 0) {
+        log(
+          `withdrawals: ${spooled} ${spooled === 1 ? "lead waits" : "leads wait"} in the spool ${spool?.folder} for the database; the visitor is asked to try again`,
+        );
+        return "unavailable";
+      }
       // Given up while it waits: rolled back when it comes to its COMMIT; one whose COMMIT is
       // on its way is waited for, as its answer says whether the database holds it.
       const commit: { fate: "waiting" | "committing" | "given up" } = { fate: "waiting" };
