@@ -1,7 +1,7 @@
 /**
  * A visitor's withdrawal of consent (/privacy/withdraw): what it keeps of each lead it erased, and
  * what both stores of withdrawals promise (the folder's and PostgreSQL's).
- * Why: docs/decisions/046-withdrawal-on-the-site.md.
+ * Why: docs/decisions/048-withdrawal-on-the-site.md.
  */
 import { type DestinationName, destinationNamed } from "~/destinations/lookup.server";
 import type { DeliveryRecord } from "~/leads/lead";

@@ -21,7 +21,7 @@ import { takeWithdrawalUnits, type WithdrawalLimitName } from "./limits.server";
 /**
  * The earliest a try that reached the store is answered, from the action's start: the store's work
  * (a lookup, or a lookup and erasures) takes far less, so every answer comes at this time and how
- * long that work took does not show. Why: docs/decisions/046-withdrawal-on-the-site.md.
+ * long that work took does not show. Why: docs/decisions/048-withdrawal-on-the-site.md.
  */
 export const ANSWER_FLOOR_MS = 600;
 

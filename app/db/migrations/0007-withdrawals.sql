@@ -1,4 +1,4 @@
--- Withdrawals of consent made on /privacy/withdraw (docs/decisions/046-withdrawal-on-the-site.md).
+-- Withdrawals of consent made on /privacy/withdraw (docs/decisions/048-withdrawal-on-the-site.md).
 -- New tables only: the release before this one never names them during a rolling deploy.
 --
 -- One row per lead a withdrawal erased: its id (the reference is derived from it), when, and the
