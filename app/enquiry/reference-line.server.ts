@@ -15,5 +15,5 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#
 export function referenceLineHtml(reference: string): string | null {
   if (!REFERENCE.test(reference)) return null;
   const { before, label, after } = withdrawalHint;
-  return `Your reference: <strong class="select-all font-mono font-semibold">${escapeHtml(reference)}</strong><span class="mt-1 block text-muted text-sm">${escapeHtml(before)}<a href="${WITHDRAWAL_PATH}" class="font-medium text-primary-dark underline underline-offset-2">${escapeHtml(label)}</a>${escapeHtml(after)}</span>`;
+  return `Your reference: <strong class="select-all font-mono font-semibold">${escapeHtml(reference)}</strong> <span class="mt-1 block text-muted text-sm">${escapeHtml(before)}<a href="${WITHDRAWAL_PATH}" class="font-medium text-primary-dark underline underline-offset-2">${escapeHtml(label)}</a>${escapeHtml(after)}</span>`;
 }
