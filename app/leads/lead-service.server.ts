@@ -104,8 +104,6 @@ export interface LeadService {
    * may hold one is told in the background (never while the visitor waits).
    */
   withdraw(request: WithdrawalRequest): Promise<WithdrawAnswer>;
-  /** The withdrawals' records (`npm run leads -- --withdrawn` reads them through its own store). */
-  readonly withdrawals: WithdrawalStore;
   /** How many leads this process sent directly since it started (kept nowhere): the alerts count them. */
   directlySent(): number;
   /**
@@ -397,7 +395,6 @@ export function createLeadService(
       }
       return "answered";
     },
-    withdrawals,
     directlySent: () => directSends.count(),
     isDeliverer: () => delivery.isDeliverer(),
     async health(now = Date.now()) {
