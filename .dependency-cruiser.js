@@ -20,7 +20,10 @@ const LAYERS = [
       "^app/json-ld[.]server[.]ts$",
     ],
   },
-  { name: "features", paths: ["^app/enquiry/", "^app/vitals/", "^app/shared-documents/"] },
+  {
+    name: "features",
+    paths: ["^app/enquiry/", "^app/vitals/", "^app/shared-documents/", "^app/withdrawal/"],
+  },
   { name: "lead store", paths: ["^app/leads/"] },
   {
     name: "plumbing",
