@@ -14,7 +14,7 @@ rmSync(join(root, "public", "og"), { recursive: true, force: true });
 const pages = [...sitePages, ...contentPages()];
 const bytes = await writeOgImages(pages);
 const og = performance.now();
-writeAdmin();
+await writeAdmin();
 console.log(
   `media: ${pages.length} Open Graph images (${Math.round(bytes / 1024)} KB) in ${Math.round(og - started)} ms; /admin's files in ${Math.round(performance.now() - og)} ms`,
 );
