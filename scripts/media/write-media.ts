@@ -2,9 +2,9 @@
  * What the build's media step writes: one Open Graph image per page into public/og/ (the site's
  * pages and those of content/, from the generated content modules), and /admin's files into build/admin/: Decap CMS's
  * bundle (from node_modules/decap-cms), the configuration made from the content collections, the
- * page's own script (server/admin/browser/, bundled) and the Devanagari font for previews.
+ * page's own script (server/admin/browser/, bundled).
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -14,7 +14,6 @@ import { cookiePolicy, termsOfService } from "~/content/policies/index.server";
 import { site } from "~/content/site";
 import { type OgKind, ogImagePathOf } from "~/media/og-path";
 import { decapConfigOf } from "../admin/decap-config";
-import { WEIGHTS, wholeFontFile } from "../lib/content/fonts";
 import { type OgImageInput, ogImagePng } from "./og-image";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -103,28 +102,4 @@ export async function writeAdmin(outDir = join(root, "build", "admin")): Promise
     target: "es2020",
     logLevel: "warning",
   });
-  writePreviewFont(outDir);
-}
-
-/**
- * The Devanagari font of /admin's previews: the page's own stylesheet (app/styles/devanagari.css)
- * with the whole faces instead of the pages' cut, since an editor types characters no page has
- * yet, and shown at once (`block`) rather than only when already there, as a page's `optional`
- * does; served at /admin/preview-devanagari.css (server/admin/preview.ts).
- */
-function writePreviewFont(outDir: string): void {
-  mkdirSync(join(outDir, "fonts"), { recursive: true });
-  let css = readFileSync(join(root, "app", "styles", "devanagari.css"), "utf8");
-  for (const weight of WEIGHTS) {
-    copyFileSync(wholeFontFile(root, weight), join(outDir, "fonts", `noto-sans-devanagari-${weight}.woff2`));
-    css = css.replace(
-      `../content/generated/fonts/noto-sans-devanagari-${weight}.woff2`,
-      `fonts/noto-sans-devanagari-${weight}.woff2`,
-    );
-  }
-  css = css.replaceAll("font-display: optional", "font-display: block");
-  if (css.includes("generated/fonts") || !css.includes("font-display: block")) {
-    throw new Error("app/styles/devanagari.css no longer reads as writePreviewFont expects: update it");
-  }
-  writeFileSync(join(outDir, "preview-devanagari.css"), css);
 }

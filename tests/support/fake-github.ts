@@ -93,12 +93,17 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
         return;
       }
       fake.apiCalls.push({ path: url.pathname, authorization: request.headers.authorization });
-      const known = fake.repositories.get(/^token (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "");
+      const known = fake.repositories.get(
+        /^token (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "",
+      );
       const repository = /^\/api\/v3\/repos\/([^/]+\/[^/]+)$/.exec(url.pathname)?.[1];
       if (known && repository && request.method === "GET") {
         response.writeHead(200, { ...cors, "Content-Type": "application/json" });
         response.end(
-          JSON.stringify({ full_name: repository, permissions: { admin: false, push: known.push, pull: true } }),
+          JSON.stringify({
+            full_name: repository,
+            permissions: { admin: false, push: known.push, pull: true },
+          }),
         );
         return;
       }

@@ -82,7 +82,9 @@ describe("the local editor's requests", () => {
     };
     expect(reason(media("getMedia", { mediaFolder: "content/images" }))).toBe("passed");
     expect(reason(media("getMedia", { mediaFolder: "content" }))).toMatch(/^params\.mediaFolder /);
-    expect(reason(media("getMedia", { mediaFolder: "content/case-studies" }))).toMatch(/^params\.mediaFolder /);
+    expect(reason(media("getMedia", { mediaFolder: "content/case-studies" }))).toMatch(
+      /^params\.mediaFolder /,
+    );
     expect(reason(media("getMediaFile", { path: "content/images/photo.jpg" }))).toBe("passed");
     expect(reason(media("getMediaFile", { path: "content/case-studies/pawpal.md" }))).toBe(
       "params.path is not a file in content/images/",
