@@ -14,7 +14,7 @@ export interface PreviewDocumentOptions {
    * JavaScript see it. Pages without a bundle (case studies, articles, policies) are never marked.
    */
   scripted: boolean;
-  /** More stylesheets after the site's (the Devanagari font's, for Hindi). */
+  /** More stylesheets after the site's (its face shown at once, the Devanagari font's for Hindi). */
   stylesheets: readonly string[];
 }
 
@@ -42,7 +42,7 @@ export function previewDocument(main: ReactNode, { scripted, stylesheets }: Prev
 }
 
 /** What the preview shows while the entry cannot be a page yet: each field to fill in or fix, as the build names it. */
-export function faultsDocument(faults: readonly PreviewFault[]): string {
+export function faultsDocument(faults: readonly PreviewFault[], stylesheets: readonly string[]): string {
   return previewDocument(
     <section aria-labelledby="preview-faults" className="mx-auto grid max-w-3xl gap-4 px-6 py-12">
       <h1 id="preview-faults" className="font-bold text-2xl">
@@ -56,6 +56,6 @@ export function faultsDocument(faults: readonly PreviewFault[]): string {
         ))}
       </ul>
     </section>,
-    { scripted: false, stylesheets: [] },
+    { scripted: false, stylesheets },
   );
 }

@@ -12,6 +12,8 @@ import { faultsDocument, previewDocument } from "./document.server";
 import { type PreviewFault, prepareEntry } from "./entry.server";
 
 export interface EditorPreviewOptions {
+  /** The site's face shown at once, as a page shows it (/admin's own stylesheet, after the site's). */
+  fontStylesheet: string;
   /** The stylesheet of the Devanagari font for previews (/admin's own: the whole font, shown at once). */
   hindiStylesheet: string;
 }
@@ -44,12 +46,14 @@ async function render(
   const row = previewRows[name] as PreviewRow<unknown> | undefined;
   if (!row) return { status: "no preview" };
   const prepared = await prepareEntry(collection, posted);
-  if (!prepared.ok)
-    return { status: "faults", html: faultsDocument(prepared.faults), faults: prepared.faults };
+  if (!prepared.ok) {
+    const html = faultsDocument(prepared.faults, [options.fontStylesheet]);
+    return { status: "faults", html, faults: prepared.faults };
+  }
   const { entry } = prepared;
   const html = previewDocument(row.render(entry), {
     scripted: row.scripted,
-    stylesheets: row.hindi?.(entry) ? [options.hindiStylesheet] : [],
+    stylesheets: [options.fontStylesheet, ...(row.hindi?.(entry) ? [options.hindiStylesheet] : [])],
   });
   return { status: "page", html };
 }

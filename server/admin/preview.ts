@@ -15,7 +15,8 @@ import { type LocalEditorOrigin, refusalOfCaller } from "./local-editor/request-
 /** A content file is at most 256 KB; as JSON, with its escapes, twice that. */
 export const MAX_BODY = 2 * MAX_TEXT_FILE_BYTES;
 
-/** Where /admin serves the Devanagari font's stylesheet for previews (scripts/media/write-media.ts writes it). */
+/** Where /admin serves the fonts' stylesheets of previews (scripts/build-media.ts writes them). */
+export const PREVIEW_FONT_STYLESHEET = "/admin/preview-fonts.css";
 export const PREVIEW_HINDI_STYLESHEET = "/admin/preview-devanagari.css";
 
 export type PreviewAccess =
@@ -91,6 +92,7 @@ export function createPreview({ access, renderer, log }: PreviewOptions): Router
         }
         const collection = String(request.params.collection);
         const answer = await preview.render(collection, request.body, {
+          fontStylesheet: PREVIEW_FONT_STYLESHEET,
           hindiStylesheet: PREVIEW_HINDI_STYLESHEET,
         });
         if (answer.status === "no preview") {

@@ -79,9 +79,13 @@ async function openEntry(page: Page, collection: string, slug: string): Promise<
 async function pageFacts(root: { locator: (selector: string) => Locator }) {
   const heading = root.locator("h1");
   await expect(heading).toBeVisible();
-  const style = await heading.evaluate((element) => {
+  const style = await heading.evaluate(async (element) => {
+    await document.fonts.ready;
     const computed = getComputedStyle(element);
+    // The box the text takes: a face other than the page's would set the words to another width.
+    const box = element.getBoundingClientRect();
     return {
+      size: `${Math.round(box.width)} × ${Math.round(box.height)}`,
       fontSize: computed.fontSize,
       fontWeight: computed.fontWeight,
       fontFamily: computed.fontFamily,
@@ -113,13 +117,13 @@ async function pageFacts(root: { locator: (selector: string) => Locator }) {
       ),
     paragraphs: await root.locator("main .content-body p").allInnerTexts(),
     cover: image,
-    // The faces the document has loaded for text it shows.
+    // The families of the faces the document has loaded for text it shows.
     fonts: await heading.evaluate(async () => {
       await document.fonts.ready;
-      return [...document.fonts]
+      const families = [...document.fonts]
         .filter((face) => face.status === "loaded")
-        .map((face) => face.family.replace(/"/g, ""))
-        .sort();
+        .map((face) => face.family.replace(/"/g, ""));
+      return [...new Set(families)].sort();
     }),
   };
 }
@@ -173,9 +177,9 @@ test("a case study's preview is its page: the heading at the page's size, the fi
   await page.keyboard.press("Control+End");
   await page.keyboard.press("Enter");
   await page.keyboard.type("A paragraph the editor has just written.");
-  await expect(preview.locator("main .content-body p").last()).toHaveText(
-    "A paragraph the editor has just written.",
-  );
+  await expect(
+    preview.locator("main .content-body p", { hasText: "A paragraph the editor has just written." }),
+  ).toBeVisible();
   // A field emptied: the preview names it, as the build would, instead of showing a page.
   await page.getByLabel("Client", { exact: true }).fill("");
   await expect(preview.getByText("Client: is empty")).toBeVisible();

@@ -9,7 +9,10 @@ import { previewDocument } from "~/editor-preview/document.server";
 import { PENDING_IMAGE_SCHEME, type PreviewEntry } from "~/editor-preview/entry.server";
 import { editorPreview } from "~/editor-preview/render.server";
 
-const options = { hindiStylesheet: "/admin/preview-devanagari.css" };
+const options = {
+  fontStylesheet: "/admin/preview-fonts.css",
+  hindiStylesheet: "/admin/preview-devanagari.css",
+};
 
 /** The document's <main>, where the page's components render. */
 const mainOf = (html: string) => /<main id="main" class="flex-1">([\s\S]*)<\/main>/.exec(html)?.[1] ?? "";

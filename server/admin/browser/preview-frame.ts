@@ -42,24 +42,31 @@ function messageDocument(message: string): string {
 
 interface FrameState {
   frame: HTMLIFrameElement | null;
+  /** Whether the frame is loading a document given it: until it has, nothing is changed in place. */
+  loading: boolean;
   /** The server's last document, before its pending images are resolved. */
   answer: string | undefined;
   /** The head and the whole of the document the frame shows now. */
   shownHead: string | undefined;
   shown: string | undefined;
+  /** The document last given to the frame to load, which it shows once loaded. */
+  given: { head: string; whole: string } | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   request: AbortController | undefined;
   ask(): void;
   later(delay: number): void;
   show(): void;
+  attach(element: HTMLIFrameElement | null): void;
 }
 
 export function previewTemplate(collection: string, endpoint: PreviewEndpoint): unknown {
   return decap.createClass<PreviewProps, FrameState>({
     frame: null,
+    loading: false,
     answer: undefined,
     shownHead: undefined,
     shown: undefined,
+    given: undefined,
     timer: undefined,
     request: undefined,
 
@@ -115,7 +122,8 @@ export function previewTemplate(collection: string, endpoint: PreviewEndpoint): 
 
     show() {
       const frame = this.frame;
-      if (!frame || this.answer === undefined) return;
+      // A document still loading would replace a change made now: its load shows the latest answer.
+      if (!frame || this.answer === undefined || this.loading) return;
       const page = new DOMParser().parseFromString(this.answer, "text/html");
       for (const image of page.querySelectorAll<HTMLImageElement>(`img[src^="${PENDING_IMAGE}"]`)) {
         const path = (image.getAttribute("src") ?? "").slice(PENDING_IMAGE.length);
@@ -128,24 +136,37 @@ export function previewTemplate(collection: string, endpoint: PreviewEndpoint): 
       const whole = `<!doctype html>${page.documentElement.outerHTML}`;
       if (whole === this.shown) return;
       const current = frame.contentDocument;
-      if (current?.body && head === this.shownHead && current.readyState === "complete") {
+      if (current?.body && this.shown !== undefined && head === this.shownHead) {
         // The same stylesheets: the body changes in place, so the reader's place and the fonts stay.
         current.documentElement.className = page.documentElement.className;
         current.documentElement.lang = page.documentElement.lang;
         current.body.replaceWith(current.importNode(page.body, true));
+        this.shown = whole;
       } else {
+        this.loading = true;
+        this.given = { head, whole };
         frame.srcdoc = whole;
       }
-      this.shownHead = head;
-      this.shown = whole;
+    },
+
+    attach(element) {
+      if (element && element !== this.frame) {
+        element.addEventListener("load", () => {
+          this.loading = false;
+          if (this.given) {
+            this.shownHead = this.given.head;
+            this.shown = this.given.whole;
+          }
+          this.show();
+        });
+      }
+      this.frame = element;
+      if (element) this.show();
     },
 
     render(): DecapElement {
       return decap.h("iframe", {
-        ref: (element: HTMLIFrameElement | null) => {
-          this.frame = element;
-          if (element) this.show();
-        },
+        ref: this.attach,
         title: words.frameTitle,
         // No script runs in it; the editor's page reads and changes it (same origin), and a link
         // followed opens the site in a tab of its own.
