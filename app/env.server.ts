@@ -195,6 +195,10 @@ const schema = {
   /** When the week's campaign summary is posted to the team chat (ALERT_WEBHOOK_URL): `monday 09:00`, or `off`. */
   REPORT_WEEKLY: weeklyTime.default({ day: 1, hour: 9, minute: 0 }),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
+  WITHDRAWAL_REFERENCE_LIMIT: z.coerce.number().int().min(0).default(5),
+  WITHDRAWAL_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+  WITHDRAWAL_SITE_LIMIT: z.coerce.number().int().min(0).default(100),
+  WITHDRAWAL_RATE_WINDOW: z.coerce.number().int().min(1).default(3600),
   TRUST_PROXY: trustProxy.default(0),
   ENQUIRY_BLOCK_LIST: blockList.default(EMPTY_BLOCK_LIST),
   ENQUIRY_BLOCK_HEADLESS: z

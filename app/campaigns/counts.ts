@@ -1,7 +1,7 @@
 /**
  * The campaign counts: what one day keeps per landing page and campaign (visits, enquiries,
  * quarantined enquiries, WhatsApp taps, landings over their limit), and the days they fall on.
- * Why counts and not records: docs/decisions/048-campaign-counts.md.
+ * Why counts and not records: docs/decisions/050-campaign-counts.md.
  */
 import type { CampaignFields } from "~/lead-parts/campaign-fields";
 

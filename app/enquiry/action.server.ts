@@ -16,6 +16,7 @@ import {
   type NoticeKind,
 } from "~/enquiry/notices";
 import type { PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
+import { referenceLineHtml } from "~/enquiry/reference-line.server";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
 import { captureSource } from "~/enquiry/source.server";
@@ -84,7 +85,9 @@ export async function loadEnquiry(
   { notices }: Pick<AppLoadContext, "notices">,
 ): Promise<EnquiryLoaderData> {
   if (request.method !== "GET") return { notice: null };
-  return { notice: await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER)) };
+  const notice = await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER));
+  const referenceHtml = notice?.reference ? referenceLineHtml(notice.reference) : null;
+  return { notice: notice && referenceHtml ? { ...notice, referenceHtml } : notice };
 }
 
 /** What the action uses of the server's services (server/app-services.ts). */

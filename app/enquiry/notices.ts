@@ -19,6 +19,8 @@ export interface Notice {
   id: string;
   /** A success's enquiry reference (`NRM-7KQ2-M9XD`, ~/lead-parts/reference), shown beside the form until the next enquiry. */
   reference?: string;
+  /** Its line as the page shows it, made on the server (~/enquiry/reference-line.server). */
+  referenceHtml?: string;
 }
 
 export const NOTICE_TIMEOUT_MS = 6000;

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { PoolClient } from "pg";
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
+import { describeDatabaseError } from "~/db/error-words.server";
 import type { Env } from "~/env.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import type { LeadSource } from "~/lead-parts/source";
@@ -18,9 +19,15 @@ import {
   type GaveUp,
   PROBE_AFTER_MS,
 } from "~/leads/delivery/delivery.server";
+import {
+  createWithdrawalNotices,
+  type NoticeGaveUp,
+  type WithdrawalTellers,
+} from "~/leads/delivery/withdrawal-notices.server";
 import { createDirectSends, type DirectOutcome, type DirectSenders } from "~/leads/direct-sends.server";
 import { createFolderDelivererLock, delivererLockPath } from "~/leads/folder/lock.server";
 import { createFolderLeadStore, leadsFolder } from "~/leads/folder/store.server";
+import { createFolderWithdrawals, withdrawalsFolder } from "~/leads/folder/withdrawals.server";
 import { describeLeads, type ServerLeadsHealth } from "~/leads/health-report";
 import { type Lead, logLeadState, newLead } from "~/leads/lead";
 import { createLeadIdentity, MAX_GENERATIONS } from "~/leads/lead-identity.server";
@@ -28,7 +35,9 @@ import { importLeadFolder } from "~/leads/postgres/import.server";
 import { isLeadOwnError } from "~/leads/postgres/insert.server";
 import { createPostgresDelivererLock } from "~/leads/postgres/lock.server";
 import { createPostgresLeadStore } from "~/leads/postgres/store.server";
+import { createPostgresWithdrawals } from "~/leads/postgres/withdrawals.server";
 import { createLeadSpool, createSpoolLog, spoolFolder, startSpoolDrain } from "~/leads/spool.server";
+import type { WithdrawalRequest, WithdrawalStore } from "~/leads/withdrawals.server";
 import type { PrivacyNoticeRecord } from "~/privacy-notice/record";
 
 export type { DirectSenders } from "~/leads/direct-sends.server";
@@ -51,6 +60,20 @@ type Kept = Exclude<KeepOutcome, DirectOutcome> | "erased" | { unkept: string };
  * database's own lock timeout. An insert not done by then is rolled back when it is.
  */
 export const KEEP_WAIT_MS = 2_000;
+
+/**
+ * How long a visitor's withdrawal waits for the database (its lookup, erasures and records in one
+ * transaction) before it is answered "try again": the database's lock timeout and a margin. One
+ * not done by then is rolled back when it comes to its COMMIT.
+ */
+export const WITHDRAW_WAIT_MS = 3_000;
+
+/**
+ * What a visitor's withdrawal came to: `answered`, whether or not anything matched (an erasure is
+ * durable and its notices are recorded); `unavailable`, nothing erased (the store failed, or the
+ * database did not answer within WITHDRAW_WAIT_MS).
+ */
+export type WithdrawAnswer = "answered" | "unavailable";
 
 export interface LeadService {
   /**
@@ -76,6 +99,12 @@ export interface LeadService {
    * erased (by any process) or removed; true when the store cannot say in time.
    */
   stillKeeps(id: string): Promise<boolean>;
+  /**
+   * A visitor's withdrawal (/privacy/withdraw): when the reference's lead has that address, every
+   * lead of the address is erased and recorded for the team's clean-up, and each destination that
+   * may hold one is told in the background (never while the visitor waits).
+   */
+  withdraw(request: WithdrawalRequest): Promise<WithdrawAnswer>;
   /** How many leads this process sent directly since it started (kept nowhere): the alerts count them. */
   directlySent(): number;
   /**
@@ -121,15 +150,24 @@ type Config = Pick<
  */
 export function createLeadService(
   config: Config,
-  /** Where delivery sends leads, and how each destination takes a direct send. */
-  destinations: { routes: DestinationRoutes; direct?: DirectSenders },
+  /**
+   * Where delivery sends leads, how each destination takes a direct send, who hears of a
+   * withdrawn lead (the destinations that hear of erasures, and the team chat when configured),
+   * and who is told when one of those gives up.
+   */
+  destinations: {
+    routes: DestinationRoutes;
+    direct?: DirectSenders;
+    tellers?: WithdrawalTellers;
+    onNoticeGaveUp?: (gaveUp: NoticeGaveUp) => void;
+  },
   database: Database | null = null,
   log: (line: string) => void = console.error,
   /** Told once each time a destination gives up on a lead (alerts, `lead.failed`). */
   onGaveUp?: (gaveUp: GaveUp) => void,
   counting?: LeadCounting,
 ): LeadService {
-  const { routes, direct = {} } = destinations;
+  const { routes, direct = {}, tellers = {} } = destinations;
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
   const place = database ? "the database (DATABASE_URL)" : `ENQUIRY_STORE_DIR=${config.ENQUIRY_STORE_DIR}`;
   // With a database, what it does not take in time waits in the data folder's spool.
@@ -155,8 +193,16 @@ export function createLeadService(
   const postgres = database
     ? createPostgresLeadStore({ database, onWrite, countLead: counting?.inTransaction })
     : null;
-  const store: LeadStore =
-    postgres ?? createFolderLeadStore({ folder, onWrite, countLead: counting?.afterWrite });
+  const { store, withdrawals } = ((): { store: LeadStore; withdrawals: WithdrawalStore } => {
+    if (database && postgres)
+      return { store: postgres, withdrawals: createPostgresWithdrawals({ database }) };
+    const inFolder = createFolderLeadStore({ folder, onWrite, countLead: counting?.afterWrite });
+    const withdrawalFolder = withdrawalsFolder(config.ENQUIRY_STORE_DIR);
+    return {
+      store: inFolder,
+      withdrawals: createFolderWithdrawals({ store: inFolder, folder: withdrawalFolder, log }),
+    };
+  })();
   const lock: DelivererLock = database
     ? createPostgresDelivererLock(database)
     : createFolderDelivererLock({ path: delivererLockPath(folder) });
@@ -181,6 +227,14 @@ export function createLeadService(
         })
       : null;
   const directSends = createDirectSends(direct, log);
+  // With the folder only the deliverer tells; with PostgreSQL each notice's row lock decides.
+  const notices = createWithdrawalNotices({
+    store: withdrawals,
+    tellers,
+    mayTell: () => postgres !== null || delivery.isDeliverer(),
+    onGaveUp: destinations.onNoticeGaveUp,
+    log,
+  });
   const identity = createLeadIdentity(config.NOTICE_SECRET);
 
   /**
@@ -259,6 +313,7 @@ export function createLeadService(
     if (stopped) return;
     delivery.start();
     drain?.start();
+    notices.start();
   };
 
   return {
@@ -307,6 +362,52 @@ export function createLeadService(
       const answer = await answerWithin(store.has(id), KEEP_WAIT_MS);
       return "outcome" in answer ? answer.outcome : true;
     },
+    async withdraw(request) {
+      // A lead in this replica's spool is in no store yet, so a withdrawal could not find it.
+      const spooled = (await spool?.count()) ?? 0;
+      if (spooled > 0) {
+        log(
+          `withdrawals: ${spooled} ${spooled === 1 ? "lead waits" : "leads wait"} in the spool ${spool?.folder} for the database; the visitor is asked to try again`,
+        );
+        return "unavailable";
+      }
+      // Given up while it waits: rolled back when it comes to its COMMIT; one whose COMMIT is
+      // on its way is waited for, as its answer says whether the database holds it.
+      const commit: { fate: "waiting" | "committing" | "given up" } = { fate: "waiting" };
+      const work = withdrawals.withdraw(request, {
+        at: new Date(),
+        chat: tellers.chat !== undefined,
+        stillWanted() {
+          if (commit.fate === "given up") return false;
+          commit.fate = "committing";
+          return true;
+        },
+      });
+      let answer = await answerWithin(work, postgres ? WITHDRAW_WAIT_MS : Number.POSITIVE_INFINITY);
+      if ("late" in answer) {
+        if (commit.fate !== "committing") {
+          commit.fate = "given up";
+          log(
+            `withdrawals: ${place} did not answer within ${WITHDRAW_WAIT_MS / 1000} s; the visitor is asked to try again`,
+          );
+          return "unavailable";
+        }
+        answer = await answerWithin(work, Number.POSITIVE_INFINITY);
+      }
+      if ("error" in answer) {
+        if (!(answer.error instanceof DatabaseUnavailableError))
+          log(
+            `withdrawals: cannot withdraw in ${place} (${postgres ? describeDatabaseError(answer.error) : causeOf(answer.error)}); the visitor is asked to try again`,
+          );
+        return "unavailable";
+      }
+      if ("late" in answer || answer.outcome === "given up") return "unavailable";
+      if (answer.outcome.erased.length > 0) {
+        log(JSON.stringify({ event: "withdrawal", erased: answer.outcome.erased }));
+        notices.wake();
+      }
+      return "answered";
+    },
     directlySent: () => directSends.count(),
     isDeliverer: () => delivery.isDeliverer(),
     async health(now = Date.now()) {
@@ -329,11 +430,12 @@ export function createLeadService(
         return;
       }
       delivery.start();
+      notices.start();
       void store.probe();
     },
     async stop() {
       stopped = true;
-      await Promise.all([delivery.stop(), drain?.stop()]);
+      await Promise.all([delivery.stop(), drain?.stop(), notices.stop()]);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Whether this page is where a visit landed, and its campaign: the page was loaded by a
  * navigation (not a reload, nor back or forward) from another site or from none. A page reached
- * from this site is never a landing, whatever its address says. Why: docs/decisions/048-campaign-counts.md.
+ * from this site is never a landing, whatever its address says. Why: docs/decisions/050-campaign-counts.md.
  */
 import { type CampaignFields, campaignFieldsOf } from "~/lead-parts/campaign-fields";
 

@@ -1,7 +1,7 @@
 /**
  * In the browser, the "Chat on WhatsApp" links: the message names the campaign the visit came
  * from, and each tap is counted as an anonymous field metric and in the campaign counts
- * (docs/decisions/012-anonymous-field-metrics.md, 048-campaign-counts.md).
+ * (docs/decisions/012-anonymous-field-metrics.md, 050-campaign-counts.md).
  */
 import { campaignOf } from "~/content/whatsapp";
 import { visitorOptedOut } from "~/vitals/schedule-reporting.client";

@@ -4,7 +4,15 @@ import { expect, test } from "../support/fixtures";
 import { expectSameAsWithoutJavaScript, serveWithoutScripts } from "../support/no-script-page";
 import { scrollYAtRest } from "../support/scroll";
 
-const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
+const routes = [
+  "/",
+  "/terms-conditions",
+  "/privacy-policy",
+  "/cookie-policy",
+  "/privacy/withdraw",
+  "/privacy/withdraw?lang=hi",
+  "/no-such-page",
+];
 const viewports = [
   { width: 1280, height: 800 },
   { width: 375, height: 812 },

@@ -20,7 +20,7 @@ import { largestPaintDone, reporterRunning } from "../support/vitals-reporter";
 // Issue 53 as a visitor and a marketer meet it: a real browser lands from a campaign link on the
 // built server, sends an enquiry and taps WhatsApp; `npm run report -- --json` counts 1, 1 and 1
 // for that campaign, on the data folder and on PostgreSQL behind two replicas
-// (docs/decisions/048-campaign-counts.md).
+// (docs/decisions/050-campaign-counts.md).
 
 const test = replicaTest(fakeHostFor(53));
 const { expect } = test;

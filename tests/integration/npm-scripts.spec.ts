@@ -86,6 +86,7 @@ for (const script of [
   "bench:publish",
   "bench:check-content",
   "check:content",
+  "bench:withdraw",
   "content",
 ]) {
   test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {

@@ -24,7 +24,7 @@ export const BUDGETS = {
   /**
    * The field-metrics reporter, fetched once the page is idle: 4 KB until it took the landing's
    * campaign and the WhatsApp tap's beacon, which left the bundle before interaction for it
-   * (docs/decisions/048-campaign-counts.md: −480 B there, +500 B here).
+   * (docs/decisions/050-campaign-counts.md: −480 B there, +500 B here).
    */
   vitalsJs: 4.5 * KB,
   css: 12 * KB,

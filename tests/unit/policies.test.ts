@@ -8,6 +8,7 @@ import { privacyPolicyFor } from "~/content/policies/privacy";
 import type { Policy, PolicyBlock } from "~/content/policies/types";
 import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { site } from "~/content/site";
+import { WITHDRAWAL_PATH } from "~/content/withdrawal";
 import { parseEnv } from "~/env.server";
 import { MAX_SPAM_PER_REASON } from "~/leads/contract.server";
 import { privacyNoticeTexts } from "~/privacy-notice";
@@ -74,7 +75,7 @@ describe.each(policies.map((policy) => [policy.title, policy] as const))("%s", (
   });
 
   it("links only to our own pages, our e-mail and our phone", () => {
-    const allowed = new Set([...routes, `mailto:${site.email}`, `tel:${site.phone.e164}`]);
+    const allowed = new Set([...routes, WITHDRAWAL_PATH, `mailto:${site.email}`, `tel:${site.phone.e164}`]);
     for (const text of textsOf(policy)) {
       const withoutLinks = text.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label: string, href: string) => {
         expect(allowed, `link in: ${text}`).toContain(href);
@@ -173,8 +174,8 @@ describe("the privacy policy and the privacy notice (DPDP)", () => {
     return { facts, text: textsOf(privacyPolicyFor(facts)).join("\n") };
   };
 
-  it("changed on 26 November 2026", () => {
-    expect(privacyPolicy.updated).toBe("2026-11-26");
+  it("says how to withdraw consent on the site: it links to the withdrawal page", () => {
+    expect(textsOf(privacyPolicy).join("\n")).toContain(`](${WITHDRAWAL_PATH})`);
   });
 
   it("names the processors an enquiry goes to: EmailJS, and a CRM or automation tool by webhook where connected", () => {

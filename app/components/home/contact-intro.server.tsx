@@ -2,13 +2,15 @@
 import { SectionIntro } from "~/components/home/section-intro";
 import { WhatsAppLink } from "~/components/whatsapp-link";
 import { contactIntro } from "~/content/contact";
+import type { ContactEntry } from "~/content/entries";
 import { site } from "~/content/site";
 
 /**
  * The contact section's heading and introduction, and the "Chat on WhatsApp" link beside the
- * form: static, so rendered on the server only.
+ * form: static, so rendered on the server only. The e-mail, phone and WhatsApp number are the
+ * site's, unless /admin's preview passes an entry's.
  */
-export function ContactIntro() {
+export function ContactIntro({ contact = site }: { contact?: ContactEntry } = {}) {
   return (
     <>
       <SectionIntro
@@ -19,24 +21,27 @@ export function ContactIntro() {
           <>
             {contactIntro.introduction} {contactIntro.emailLead}{" "}
             <a
-              href={`mailto:${site.email}`}
+              href={`mailto:${contact.email}`}
               className="font-semibold text-primary-dark underline underline-offset-4"
             >
-              {site.email}
+              {contact.email}
             </a>{" "}
             {contactIntro.phoneLead}{" "}
             <a
-              href={`tel:${site.phone.e164}`}
+              href={`tel:${contact.phone.e164}`}
               className="whitespace-nowrap font-semibold text-primary-dark underline underline-offset-4"
             >
-              {site.phone.display}
+              {contact.phone.display}
             </a>
             .
           </>
         }
       />
       <p className="mt-6 flex justify-center">
-        <WhatsAppLink className="inline-flex items-center gap-2 rounded-full border border-emerald-700 px-5 py-2.5 font-semibold text-emerald-800 transition-colors hover:bg-emerald-50" />
+        <WhatsAppLink
+          className="inline-flex items-center gap-2 rounded-full border border-emerald-700 px-5 py-2.5 font-semibold text-emerald-800 transition-colors hover:bg-emerald-50"
+          contact={contact}
+        />
       </p>
     </>
   );

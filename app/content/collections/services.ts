@@ -6,6 +6,7 @@ import { imageField, text } from "./fields";
 export const servicesCollection = defineCollection({
   name: "services",
   label: "Services",
+  labelSingular: "service",
   kind: "folder",
   format: "yaml",
   schema: z.object({

@@ -47,7 +47,7 @@ export const privacyPolicyFor = (facts: PrivacyFacts): Policy => ({
   path: "/privacy-policy",
   title: "Privacy Policy",
   summary: `What personal information ${site.name} collects through its website, how we use and protect it, how long we keep it, and your rights under the CCPA, the GDPR and India’s DPDP Act.`,
-  updated: "2026-11-26",
+  updated: "2026-12-07",
   intro: [
     {
       kind: "paragraph",
@@ -240,6 +240,10 @@ export const privacyPolicyFor = (facts: PrivacyFacts): Policy => ({
         {
           kind: "paragraph",
           text: "In India, the Digital Personal Data Protection Act, 2023 (DPDP Act) gives you, as a data principal, the right to know what personal data we process about you and how, to have it corrected, completed, updated or erased, to withdraw your consent, to have your grievances redressed, and to nominate another person to exercise your rights if you die or become incapacitated. If we cannot resolve a grievance, you may approach the Data Protection Board of India.",
+        },
+        {
+          kind: "paragraph",
+          text: "You can withdraw your consent yourself, at any time and as easily as you gave it, on our [withdrawal page](/privacy/withdraw), in English or in Hindi: give the reference shown after you sent your enquiry (such as NRM-7KQ2-M9XD) and the e-mail address you sent it with. We then erase every enquiry sent with that e-mail address from our website at once, tell the tools that received a copy (our CRM or automation tool) to erase theirs, and our team deletes the e-mail that brought it. The page gives the same answer whether or not an enquiry matched, so no one can use it to learn whether you wrote to us, and it limits how often anyone may try. What we keep afterwards holds nothing you wrote: the enquiry's internal identifier and its reference until our team has deleted that e-mail, and a count of withdrawals per day.",
         },
         {
           kind: "paragraph",

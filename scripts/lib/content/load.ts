@@ -10,12 +10,12 @@ import sharp from "sharp";
 import type { z } from "zod";
 import type { ContentCollection } from "~/content/collections/collection";
 import { type CollectionName, collections } from "~/content/collections/index";
+import { controlCharactersIn } from "~/content/control-characters";
+import { renderMarkdown } from "~/content/markdown.server";
 import type { ResponsiveImage } from "~/media/responsive-image";
-import { controlCharactersIn } from "./control-characters";
 import { splitFrontMatter } from "./front-matter";
 import { formatOfName, nameOfFormat, readImageHeader } from "./image-header";
 import { MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_TEXT_FILE_BYTES, sizeOf } from "./limits";
-import { renderMarkdown } from "./markdown";
 import { readYamlData } from "./yaml-data";
 
 export interface ContentFault {
@@ -42,6 +42,12 @@ export interface LoadedImage {
   height: number;
   responsive?: ResponsiveImage;
 }
+
+/**
+ * The path each measured image has in its content file (`images/photo.jpg`), which the image
+ * step replaces in `src` with the URL it made: /admin's previews look built images up by it.
+ */
+export const contentPathOf = new WeakMap<LoadedImage, string>();
 
 /** Whether a value of the loaded data is a measured image (the loader gave it its width). */
 export function isLoadedImage(value: unknown): value is LoadedImage {
@@ -227,7 +233,7 @@ async function loadFile(
       message: `is ${sizeOf(bodyBytes)}; a body is at most ${sizeOf(MAX_BODY_BYTES)}: make it shorter or split it in two`,
     });
   } else if (collection.format === "markdown" && typeof data.body === "string") {
-    const rendered = renderMarkdown(data.body, data.lang === "hi" ? "hi" : "en");
+    const rendered = await renderMarkdown(data.body, data.lang === "hi" ? "hi" : "en");
     for (const fault of rendered.faults) {
       faults.push({ file, line: bodyLine + fault.line - 1, field: "body", message: fault.message });
     }
@@ -314,6 +320,7 @@ async function measureImages(
     }
     record.width = width;
     record.height = height;
+    contentPathOf.set(record as unknown as LoadedImage, record.src);
     return;
   }
   for (const [key, item] of Object.entries(record)) {

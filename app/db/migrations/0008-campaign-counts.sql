@@ -1,4 +1,4 @@
--- The campaign counts (docs/decisions/048-campaign-counts.md): one row per day, landing page
+-- The campaign counts (docs/decisions/050-campaign-counts.md): one row per day, landing page
 -- and campaign, with its counters; no person, no address, no identifier. An empty string is a
 -- field the visit did not have (NULL cannot be part of a primary key). Kept 400 days.
 CREATE TABLE campaign_counts (
