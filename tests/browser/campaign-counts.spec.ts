@@ -144,6 +144,8 @@ test.describe("on the data folder", () => {
       "campaign counts",
       `${name}: ${JSON.stringify(await countsOf(app.env, name))} after the erasure`,
     );
+    // The report as the marketer reads it, of every visit this worker's tests made so far.
+    console.log(await report(app.env, []));
   });
 
   test("a second page of the same visit adds no visit, and a page without the bundle counts its landing and its taps", async ({
