@@ -3,7 +3,8 @@
  * assistive technology.
  */
 import { useEffect, useState } from "react";
-import { NOTICE_TEXT, NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
+import { useHomeContent } from "~/components/home/home-content";
+import { NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
 
 /**
  * The outcome of an enquiry. The live region is always in the page, so a notice inserted
@@ -11,6 +12,7 @@ import { NOTICE_TEXT, NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
  * class on <html>) it floats as a toast that hides after 6 s or on its close button.
  */
 export function EnquiryNotice({ notice }: { notice: Notice | null }) {
+  const { notices } = useHomeContent().form;
   const [dismissed, setDismissed] = useState<string | null>(null);
   const id = notice?.id;
 
@@ -40,7 +42,7 @@ export function EnquiryNotice({ notice }: { notice: Notice | null }) {
         </span>
       ) : null}
       <p role="status" aria-atomic="true" className="flex-1">
-        {shown ? NOTICE_TEXT[shown.kind] : null}
+        {shown ? notices[shown.kind] : null}
       </p>
       {shown ? (
         <button

@@ -1,5 +1,6 @@
 /** The enquiry's reference beside the form: "Your reference: NRM-7KQ2-M9XD", until the next enquiry. */
 import { useEffect, useRef } from "react";
+import { useHomeContent } from "~/components/home/home-content";
 import type { Notice } from "~/enquiry/notices";
 
 /**
@@ -10,6 +11,7 @@ import type { Notice } from "~/enquiry/notices";
  * as it takes), so the sender sees what to quote.
  */
 export function EnquiryReference({ notice }: { notice: Notice | null }) {
+  const words = useHomeContent().form.reference;
   const reference = notice?.kind === "sent" ? notice.reference : undefined;
   const line = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
@@ -25,7 +27,7 @@ export function EnquiryReference({ notice }: { notice: Notice | null }) {
     >
       {reference ? (
         <>
-          Your reference: <strong className="select-all font-mono font-semibold">{reference}</strong>
+          {words} <strong className="select-all font-mono font-semibold">{reference}</strong>
         </>
       ) : null}
     </p>

@@ -1,17 +1,11 @@
-/**
- * The enquiry's notices: their wording, how long one shows, and what the form's loader and action
- * hand the page.
- */
+/** The enquiry's notices: their kinds, how long one shows, and what the form's loader and action hand the page. */
 import type { SubmissionResult } from "@conform-to/react";
 
-/** The three outcomes a visitor is told about, worded exactly as the error catalogue says. */
-export const NOTICE_TEXT = {
-  sent: "Email sent successfully!",
-  invalid: "Please fill the required details.",
-  failed: "Failed to send email. Please try again.",
-} as const;
-
-export type NoticeKind = keyof typeof NOTICE_TEXT;
+/**
+ * The three outcomes a visitor is told about; their words are content/enquiry-form.yml's, which
+ * the specification's error catalogue quotes.
+ */
+export type NoticeKind = "sent" | "invalid" | "failed";
 
 /** A notice to show once; `id` is new for every outcome so an identical second notice shows again. */
 export interface Notice {

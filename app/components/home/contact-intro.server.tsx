@@ -1,7 +1,7 @@
 /** The contact section's heading and introduction, rendered on the server only. */
 import { SectionIntro } from "~/components/home/section-intro";
 import { WhatsAppLink } from "~/components/whatsapp-link";
-import { contactIntro } from "~/content/contact";
+import { home } from "~/content/generated/home.server";
 import { site } from "~/content/site";
 
 /**
@@ -9,22 +9,23 @@ import { site } from "~/content/site";
  * form: static, so rendered on the server only.
  */
 export function ContactIntro() {
+  const { contact } = home;
   return (
     <>
       <SectionIntro
         id="contact-heading"
-        eyebrow={contactIntro.eyebrow}
-        heading={contactIntro.heading}
-        introduction={
+        eyebrow={contact.eyebrow}
+        heading={contact.heading}
+        lead={
           <>
-            {contactIntro.introduction} {contactIntro.emailLead}{" "}
+            {contact.lead} {contact.emailLead}{" "}
             <a
               href={`mailto:${site.email}`}
               className="font-semibold text-primary-dark underline underline-offset-4"
             >
               {site.email}
             </a>{" "}
-            {contactIntro.phoneLead}{" "}
+            {contact.phoneLead}{" "}
             <a
               href={`tel:${site.phone.e164}`}
               className="whitespace-nowrap font-semibold text-primary-dark underline underline-offset-4"

@@ -1,7 +1,8 @@
 /** The home page's 'How We Deliver Value' section, rendered on the server only. */
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { deliveryCards, deliveryIntro } from "~/content/delivery";
+import { deliveryCards } from "~/content/delivery";
+import { home } from "~/content/generated/home.server";
 
 /** 'How We Deliver Value': six engagement models as cards. */
 export function DeliveryValues() {
@@ -10,9 +11,9 @@ export function DeliveryValues() {
       <div data-reveal="" className="mx-auto max-w-7xl px-6">
         <SectionIntro
           id="delivery-heading"
-          eyebrow={deliveryIntro.eyebrow}
-          heading={deliveryIntro.heading}
-          introduction={deliveryIntro.introduction}
+          eyebrow={home.delivery.eyebrow}
+          heading={home.delivery.heading}
+          lead={home.delivery.lead}
           level={2}
         />
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">

@@ -1,7 +1,8 @@
 /** The home page's 'Our Core Values' section (the `#insights` anchor), rendered on the server only. */
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { coreValues, valuesIntro } from "~/content/values";
+import { home } from "~/content/generated/home.server";
+import { coreValues } from "~/content/values";
 
 export function InsightsSection() {
   return (
@@ -9,9 +10,9 @@ export function InsightsSection() {
       <div data-reveal="" className="mx-auto grid max-w-7xl gap-12 px-6">
         <SectionIntro
           id="insights-heading"
-          eyebrow={valuesIntro.eyebrow}
-          heading={valuesIntro.heading}
-          introduction={valuesIntro.introduction}
+          eyebrow={home.values.eyebrow}
+          heading={home.values.heading}
+          lead={home.values.lead}
           tone="dark"
         />
         <ul className="grid gap-6 md:grid-cols-3">
@@ -40,7 +41,7 @@ export function InsightsSection() {
             href="/insights"
             className="font-semibold text-[#c9bfff] underline underline-offset-4 hover:text-white"
           >
-            Read our insights
+            {home.values.link}
           </a>
         </p>
       </div>

@@ -22,7 +22,7 @@ export function ReviewsSection() {
             level={3}
             eyebrow={partnersIntro.eyebrow}
             heading={partnersIntro.heading}
-            introduction={partnersIntro.introduction}
+            lead={partnersIntro.lead}
           />
           <PartnersCarousel partners={partners} />
         </div>

@@ -16,7 +16,7 @@ export function ServicesSection() {
             level={2}
             eyebrow={servicesIntro.eyebrow}
             heading={servicesIntro.heading}
-            introduction={servicesIntro.introduction}
+            lead={servicesIntro.lead}
           />
           <ServicesShowcase services={services} />
         </div>

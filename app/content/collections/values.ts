@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineCollection } from "./collection";
 import { slugField, text } from "./fields";
+import { quoted } from "./quoted";
 
 export const valueIcons = ["simple", "reliable", "care"] as const;
 
@@ -15,7 +16,7 @@ export const valuesCollection = defineCollection({
       .array(
         z.object({
           id: slugField.meta({ title: "Id" }),
-          title: text(40).meta({ title: "Title" }),
+          title: text(40).meta({ title: "Title", ...quoted.among(["Simple", "Reliable", "Care"]) }),
           summary: text(80).meta({ title: "Summary" }),
           description: text(400).meta({ title: "Description", widget: "text" }),
           icon: z.enum(valueIcons).meta({ title: "Icon", widget: "select" }),
