@@ -1,43 +1,54 @@
 /**
- * `npm run build:content`: validates content/ and writes the typed modules the app imports
+ * `npm run build:content`: validates content/ (or the folder CONTENT_DIR names:
+ * scripts/lib/content-directory.js) and writes the typed modules the app imports
  * (app/content/generated/), with every raster image they name made responsive into public/media/
  * (scripts/lib/content/images.ts) and the Devanagari font cut to the Hindi articles' characters
  * (scripts/lib/content/fonts.ts). A bad file fails it with one line per fault, naming the file,
  * the field and what is wrong; `--check` validates without writing (for `npm run check`).
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { contentDirectory } from "./lib/content-directory.js";
 import { type SubsetFonts, subsetDevanagariFonts } from "./lib/content/fonts";
 import { writeGenerated } from "./lib/content/generate";
 import { type MadeImages, makeImagesResponsive } from "./lib/content/images";
 import { type ContentFault, formatFault, loadContent } from "./lib/content/load";
+
+const root = resolve(import.meta.dirname, "..");
+let folder: string;
+try {
+  folder = contentDirectory(root);
+} catch (error) {
+  console.error(`content: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}
+const dir = join(root, folder);
 
 /** Prints each fault on a line of its own and ends the build, when there are any. */
 function stopOnFaults(faults: ContentFault[]): void {
   if (faults.length === 0) return;
   for (const fault of faults) console.error(formatFault(fault));
   console.error(
-    `content: ${faults.length} fault${faults.length === 1 ? "" : "s"} in content/; fix ${faults.length === 1 ? "it" : "them"} and build again`,
+    `content: ${faults.length} fault${faults.length === 1 ? "" : "s"} in ${folder}/; fix ${faults.length === 1 ? "it" : "them"} and build again`,
   );
   process.exit(1);
 }
 
-const root = resolve(import.meta.dirname, "..");
 const checkOnly = process.argv.includes("--check");
 const started = performance.now();
-const { content, faults } = await loadContent(root);
+const { content, faults } = await loadContent(root, dir);
 stopOnFaults(faults);
 const files = Object.values(content).reduce((sum, entries) => sum + entries.length, 0);
 let images: MadeImages | undefined;
 let fonts: SubsetFonts | undefined;
 let written: string[] = [];
 if (!checkOnly) {
-  images = await makeImagesResponsive(root, content);
+  images = await makeImagesResponsive(root, content, dir);
   stopOnFaults(images.faults);
   fonts = await subsetDevanagariFonts(root, content);
-  written = writeGenerated(root, content);
+  written = writeGenerated(root, content, dir);
 }
 console.log(
-  `content: ${files} files valid${checkOnly ? "" : `, ${written.length} modules written`} (${Math.round(performance.now() - started)} ms)` +
+  `content: ${files} files of ${folder}/ valid${checkOnly ? "" : `, ${written.length} modules written`} (${Math.round(performance.now() - started)} ms)` +
     (images
       ? `; ${images.images} raster images made responsive (${images.files} files in public/media/) in ${images.milliseconds} ms`
       : "") +
