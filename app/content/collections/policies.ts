@@ -41,7 +41,11 @@ function policyCollection(name: string, label: string, specified?: QuotedMeta) {
 /** The policies' collections, whose files the build reads as policies (scripts/lib/content/policy-rules.ts). */
 export const policyNames = ["terms-conditions", "privacy-policy", "cookie-policy"] as const;
 
-export const termsCollection = policyCollection("terms-conditions", "Terms of Service");
+export const termsCollection = policyCollection(
+  "terms-conditions",
+  "Terms of Service",
+  quoted.avoids(["login", "log-in", "log in", "credentials", "password"], "the site has no sign-in"),
+);
 export const privacyPolicyCollection = policyCollection(
   "privacy-policy",
   "Privacy Policy",

@@ -3,12 +3,17 @@
  * shipped-content test (tests/content/specification.test.ts) holds content/ to those words.
  */
 
-/** What the specification fixes of a field: its text, its list in order, or names that must each be among the values. */
+/**
+ * What the specification fixes of a field: its text, its list in order, names that must each be
+ * among the values, phrases it must say, or words it must not (where the product departs from the
+ * specification on purpose: docs/decisions/004-content-departures.md).
+ */
 export type Quoted =
   | { kind: "text"; text: string }
   | { kind: "list"; words: readonly string[] }
   | { kind: "among"; names: readonly string[] }
-  | { kind: "contains"; phrases: readonly string[] };
+  | { kind: "contains"; phrases: readonly string[] }
+  | { kind: "avoids"; words: readonly string[]; why: string };
 
 /** The metadata a quoted field carries: the hint the editor reads, and the words for the test. */
 export interface QuotedMeta {
@@ -43,4 +48,10 @@ quoted.among = (names: readonly string[]): QuotedMeta => ({
 quoted.contains = (phrases: readonly string[]): QuotedMeta => ({
   description: `The product specification requires this text to say ${words(phrases)}; keep ${phrases.length === 1 ? "it" : "them"}.`,
   quoted: { kind: "contains", phrases },
+});
+
+/** The text never says any of `words` (compared without case), because `why`. */
+quoted.avoids = (words: readonly string[], why: string): QuotedMeta => ({
+  description: `Never say ${words.map((word) => `“${word}”`).join(" or ")}: ${why}.`,
+  quoted: { kind: "avoids", words, why },
 });

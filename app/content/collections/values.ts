@@ -18,7 +18,14 @@ export const valuesCollection = defineCollection({
           id: slugField.meta({ title: "Id" }),
           title: text(40).meta({ title: "Title", ...quoted.among(["Simple", "Reliable", "Care"]) }),
           summary: text(80).meta({ title: "Summary" }),
-          description: text(400).meta({ title: "Description", widget: "text" }),
+          description: text(400).meta({
+            title: "Description",
+            widget: "text",
+            ...quoted.avoids(
+              ["insurance", "policyholder", "premium", "claim"],
+              "the values are told in terms of software delivery, not the insurance words the specification copied by mistake",
+            ),
+          }),
           icon: z.enum(valueIcons).meta({ title: "Icon", widget: "select" }),
         }),
       )
