@@ -17,6 +17,7 @@ import sharp from "sharp";
 import { splitFrontMatter } from "../../scripts/lib/content/front-matter";
 import { readYamlData } from "../../scripts/lib/content/yaml-data";
 import { DEFAULT_CONTENT_BRANCH, prepareContentWorktree } from "../../scripts/lib/content-worktree";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 import { expect, test } from "../support/fixtures";
 import { type RunningLocalEditor, startLocalEditor } from "../support/local-editor";
 import { type RunningServer, startServer } from "../support/server-process";
@@ -44,13 +45,18 @@ let editor: RunningLocalEditor;
 let server: RunningServer;
 let built: RunningServer | undefined;
 
-/** A copy of the checkout's tracked files as they are in the working tree, with its node_modules linked. */
+/**
+ * A copy of the checkout's tracked files as they are in the working tree, with its node_modules
+ * linked, and the tests' own content as its content/ (an edit to content/ cannot fail the test).
+ */
 function copyCheckout(): string {
   const dir = mkdtempSync(join(tmpdir(), "content-repo-"));
   const files = execFileSync("git", ["ls-files", "-z"], { cwd: project, encoding: "utf8" }).split("\0");
   for (const file of files.filter((name) => name && existsSync(join(project, name)))) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    copyFileSync(join(project, file), join(dir, file));
+    const to = file.startsWith("content/") ? null : file.replace(`${FIXTURE_CONTENT_DIR}/`, "content/");
+    if (to === null) continue;
+    mkdirSync(dirname(join(dir, to)), { recursive: true });
+    copyFileSync(join(project, file), join(dir, to));
   }
   symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
   git(dir, "init", "--quiet", "--initial-branch=main");

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Page, Response } from "@playwright/test";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 import { expect, test } from "../support/fixtures";
 import { scrollThrough } from "../support/scroll";
 
@@ -129,7 +130,7 @@ test("the home page stays within its byte budgets (gzip -9)", async ({ page }) =
   expect(initial.html, "HTML").toBeLessThanOrEqual(budgets.html);
 });
 
-/** The largest file of a content folder, by its bytes: the page with the most HTML. */
+/** The largest file of a folder of the tests' content, by its bytes: the page with the most HTML. */
 function largestOf(folder: string): string {
   const files = readdirSync(folder).filter((name) => name.endsWith(".md"));
   const [largest] = files.sort((a, b) => statSync(join(folder, b)).size - statSync(join(folder, a)).size);
@@ -138,8 +139,8 @@ function largestOf(folder: string): string {
 
 test("the largest article and case study each send at most 30 KB of HTML, gzipped", async ({ request }) => {
   for (const path of [
-    `/insights/${largestOf("content/insights")}`,
-    `/case-studies/${largestOf("content/case-studies")}`,
+    `/insights/${largestOf(`${FIXTURE_CONTENT_DIR}/insights`)}`,
+    `/case-studies/${largestOf(`${FIXTURE_CONTENT_DIR}/case-studies`)}`,
   ]) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
