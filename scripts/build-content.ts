@@ -7,11 +7,11 @@
  * the field and what is wrong; `--check` validates without writing (for `npm run check`).
  */
 import { join, resolve } from "node:path";
-import { contentDirectory } from "./lib/content-directory.js";
 import { type SubsetFonts, subsetDevanagariFonts } from "./lib/content/fonts";
 import { writeGenerated } from "./lib/content/generate";
 import { type MadeImages, makeImagesResponsive } from "./lib/content/images";
 import { type ContentFault, formatFault, loadContent } from "./lib/content/load";
+import { contentDirectory } from "./lib/content-directory.js";
 
 const root = resolve(import.meta.dirname, "..");
 let folder: string;

@@ -65,7 +65,7 @@ const write = (file: string, text: string) => writeFileSync(join(content, file),
 function editYaml(file: string, change: (document: ReturnType<typeof parseDocument>) => void): void {
   const document = parseDocument(read(file));
   change(document);
-  write(file, String(document));
+  write(file, document.toString({ lineWidth: 0, flowCollectionPadding: false }));
 }
 
 /** Replaces `from` in a file, which must hold it. */
@@ -163,7 +163,9 @@ date: 2026-11-02
         .join("\n");
       const study = readdirSync(join(content, "case-studies"))
         .map((file) => file.replace(/\.md$/, ""))
-        .find((slug) => slug !== featured && slug !== "kisan-mandi" && !linked.includes(`/case-studies/${slug}`));
+        .find(
+          (slug) => slug !== featured && slug !== "kisan-mandi" && !linked.includes(`/case-studies/${slug}`),
+        );
       if (!study) throw new Error("marketing-edits: every case study is featured or linked: none to delete");
       rmSync(join(content, "case-studies", `${study}.md`));
     },

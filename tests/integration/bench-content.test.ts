@@ -31,7 +31,8 @@ function rasterImagesNamed(): number {
   const texts = readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((file) => /\.(md|yml)$/.test(file))
     .map((file) => readFileSync(join(dir, file), "utf8"));
-  return new Set(texts.flatMap((text) => text.match(/images\/[\w.-]+\.(?:jpe?g|png|webp|avif)\b/g) ?? [])).size;
+  return new Set(texts.flatMap((text) => text.match(/images\/[\w.-]+\.(?:jpe?g|png|webp|avif)\b/g) ?? []))
+    .size;
 }
 
 /** The table's cell of one figure (the generated content's column, the last). */
@@ -64,7 +65,9 @@ describe("npm run bench:content", () => {
     if (responsive !== "none: this build makes none") {
       // SVGs pass through: the raster ones are the two photos and those content/ names (it takes its
       // expectation from the content it copies, which an editor may have given a photo).
-      expect(responsive).toMatch(new RegExp(`^${2 + rasterImagesNamed()} images, \\d+ files in \\d+\\.\\d s$`));
+      expect(responsive).toMatch(
+        new RegExp(`^${2 + rasterImagesNamed()} images, \\d+ files in \\d+\\.\\d s$`),
+      );
     }
     const pages = /^(\d+) in \d+\.\d s$/.exec(figure(stdout, "pages fetched"));
     expect(Number(pages?.[1])).toBeGreaterThan(articles + studies);

@@ -41,7 +41,9 @@ export function fixture<Name extends CollectionName>(name: Name): Data<Name> {
 }
 
 /** A folder collection's entries, each with its slug (its file name), in file-name order. */
-export function fixtureEntries<Name extends CollectionName>(name: Name): { slug: string; data: Data<Name> }[] {
+export function fixtureEntries<Name extends CollectionName>(
+  name: Name,
+): { slug: string; data: Data<Name> }[] {
   return readdirSync(join(dir, name))
     .filter((file) => /\.(md|yml)$/.test(file))
     .sort()

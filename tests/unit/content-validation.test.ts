@@ -46,7 +46,10 @@ describe("the content build's validation", () => {
     expect(await faultsOf({ "home.yml": naming("nowhere") })).toEqual([
       "content/home.yml: work.caseStudy: names nowhere, but there is no case study nowhere (its file would be case-studies/nowhere.md)",
     ]);
-    const study = readFileSync(join(repository, FIXTURE_CONTENT_DIR, "case-studies", "brightlend.md"), "utf8");
+    const study = readFileSync(
+      join(repository, FIXTURE_CONTENT_DIR, "case-studies", "brightlend.md"),
+      "utf8",
+    );
     expect(
       await faultsOf({
         "home.yml": naming("brightlend"),
@@ -383,7 +386,9 @@ describe("a policy", () => {
   test("is split at its ## headings into an introduction and sections", async () => {
     const { content, faults } = await loadContent(
       contentWith({
-        "cookie-policy.md": policy("Intro with {{email}}.\n\n## First & foremost\n\nOne.\n\n## Save preferences\n\n- {{if whatsapp}} A\n- B"),
+        "cookie-policy.md": policy(
+          "Intro with {{email}}.\n\n## First & foremost\n\nOne.\n\n## Save preferences\n\n- {{if whatsapp}} A\n- B",
+        ),
       }),
     );
     expect(faults.map(formatFault)).toEqual([]);

@@ -45,8 +45,12 @@ describe("home content", () => {
   });
 
   it("keeps the cards and the values in their file's order", () => {
-    expect(deliveryCards.map((card) => card.title)).toEqual(fixture("delivery").cards.map((card) => card.title));
-    expect(coreValues.map((value) => value.title)).toEqual(fixture("values").values.map((value) => value.title));
+    expect(deliveryCards.map((card) => card.title)).toEqual(
+      fixture("delivery").cards.map((card) => card.title),
+    );
+    expect(coreValues.map((value) => value.title)).toEqual(
+      fixture("values").values.map((value) => value.title),
+    );
   });
 
   it("gives each partner an id, a self-hosted logo url and a name (the original specification's fields)", () => {

@@ -4,7 +4,13 @@ import { formatAddress, site } from "~/content/site";
 
 describe("navigation", () => {
   it("leads to the top, the services, the reviews, the insights and the form, in that order", () => {
-    expect(navItems.map((item) => item.label)).toEqual(["home", "services", "reviews", "insights", "contact"]);
+    expect(navItems.map((item) => item.label)).toEqual([
+      "home",
+      "services",
+      "reviews",
+      "insights",
+      "contact",
+    ]);
     expect(navItems.map((item) => item.anchor)).toEqual([
       "top",
       "services",

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { PolicyBody, policySectionId } from "~/components/policy-body";
 import { formatPolicyDate } from "~/components/policy-page";
 import { policies, policyFor, privacyPolicy, termsOfService } from "~/content/policies/index.server";
-import type { Policy } from "~/content/policies/types";
 import { fillPolicyHtml, type PolicyFacts } from "~/content/policies/placeholders";
+import type { Policy } from "~/content/policies/types";
 import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { site } from "~/content/site";
 import { parseEnv } from "~/env.server";
@@ -91,12 +91,17 @@ describe.each(policies.map((policy) => [policy.title, policy] as const))("%s", (
   it("links only to our own pages, our e-mail and our phone", () => {
     const allowed = new Set([...routes, `mailto:${site.email}`, `tel:${site.phone.e164}`]);
     for (const block of blocksOf(policy)) {
-      for (const [, href] of block.matchAll(/<a href="([^"]*)">/g)) expect(allowed, `link in: ${block}`).toContain(href);
+      for (const [, href] of block.matchAll(/<a href="([^"]*)">/g))
+        expect(allowed, `link in: ${block}`).toContain(href);
     }
   });
 
   it("has every placeholder filled and every condition resolved", () => {
-    for (const text of [...textsOf(policy), policy.intro, ...policy.sections.map((section) => section.html)]) {
+    for (const text of [
+      ...textsOf(policy),
+      policy.intro,
+      ...policy.sections.map((section) => section.html),
+    ]) {
       expect(text).not.toMatch(/\{\{|\}\}|lorem|ipsum|todo|tbd/i);
     }
   });
@@ -136,10 +141,9 @@ describe("PolicyBody", () => {
 describe("fillPolicyHtml", () => {
   const facts = (whatsapp: boolean): PolicyFacts => {
     const text = Object.fromEntries(
-      ["name", "short-name", "city", "region", "country", "address", "founding-year", "whatsapp"].map((key) => [
-        key,
-        `<${key}>`,
-      ]),
+      ["name", "short-name", "city", "region", "country", "address", "founding-year", "whatsapp"].map(
+        (key) => [key, `<${key}>`],
+      ),
     );
     return {
       text: { ...text, "retention-days": "9", "spam-retention-days": "3", "privacy-contact-name": "" },
@@ -151,13 +155,16 @@ describe("fillPolicyHtml", () => {
       conditions: { whatsapp, "privacy-contact-named": false, "privacy-contact-unnamed": true },
     } as PolicyFacts;
   };
-  const html = "<p>{{if whatsapp}} Chat at {{whatsapp}}.</p>\n<ul>\n<li>{{email}}</li>\n<li>{{if whatsapp}} {{whatsapp}}</li>\n</ul>";
+  const html =
+    "<p>{{if whatsapp}} Chat at {{whatsapp}}.</p>\n<ul>\n<li>{{email}}</li>\n<li>{{if whatsapp}} {{whatsapp}}</li>\n</ul>";
 
   it("keeps a paragraph or list item whose condition holds, without its condition, and drops it otherwise", () => {
     expect(fillPolicyHtml(html, facts(true))).toBe(
       '<p>Chat at &lt;whatsapp&gt;.</p>\n<ul>\n<li><a href="mailto:a@b.in">a@b.in</a></li>\n<li>&lt;whatsapp&gt;</li>\n</ul>',
     );
-    expect(fillPolicyHtml(html, facts(false))).toBe('<ul>\n<li><a href="mailto:a@b.in">a@b.in</a></li>\n</ul>');
+    expect(fillPolicyHtml(html, facts(false))).toBe(
+      '<ul>\n<li><a href="mailto:a@b.in">a@b.in</a></li>\n</ul>',
+    );
   });
 });
 
@@ -257,13 +264,16 @@ describe("the privacy policy and the privacy notice (DPDP)", () => {
     expect(html).not.toContain("are answered by our team");
     // An address alone names no person: the team answers, at that address.
     const unnamed = policyWith({ PRIVACY_CONTACT: "privacy@nirmaan.digital" }).policy;
-    expect(unnamed.sections.map((section) => section.html).join("\n")).toContain(`are answered by our team at ${address}`);
+    expect(unnamed.sections.map((section) => section.html).join("\n")).toContain(
+      `are answered by our team at ${address}`,
+    );
   });
 
   it("fills a name with & or < escaped, and keeps a WhatsApp paragraph only when the site has a number", () => {
     const named = policyWith({ PRIVACY_CONTACT: "Rao & Sons <privacy@nirmaan.digital>" }).policy;
     expect(named.sections.map((section) => section.html).join("\n")).toContain("is Rao &amp; Sons, at");
-    const all = (policy: Policy) => [policy.intro, ...policy.sections.map((section) => section.html)].join("\n");
+    const all = (policy: Policy) =>
+      [policy.intro, ...policy.sections.map((section) => section.html)].join("\n");
     expect(site.whatsapp).toBeDefined();
     expect(all(privacyPolicy)).toContain(`WhatsApp: ${site.whatsapp?.display}`);
     expect(all(privacyPolicy)).not.toContain("{{if");
