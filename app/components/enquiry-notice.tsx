@@ -3,7 +3,6 @@
  * assistive technology.
  */
 import { useEffect, useState } from "react";
-import { useHomeContent } from "~/components/home/home-content";
 import { NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
 
 /**
@@ -12,7 +11,6 @@ import { NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
  * class on <html>) it floats as a toast that hides after 6 s or on its close button.
  */
 export function EnquiryNotice({ notice }: { notice: Notice | null }) {
-  const { notices } = useHomeContent().form;
   const [dismissed, setDismissed] = useState<string | null>(null);
   const id = notice?.id;
 
@@ -42,7 +40,7 @@ export function EnquiryNotice({ notice }: { notice: Notice | null }) {
         </span>
       ) : null}
       <p role="status" aria-atomic="true" className="flex-1">
-        {shown ? notices[shown.kind] : null}
+        {shown?.text}
       </p>
       {shown ? (
         <button

@@ -30,7 +30,6 @@ export const homeContent = {
     labels: enquiryForm.labels,
     optional: enquiryForm.optional,
     submit: enquiryForm.submit,
-    notices: enquiryForm.notices,
     reference: enquiryForm.reference,
   },
 };

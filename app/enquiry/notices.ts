@@ -7,12 +7,20 @@ import type { SubmissionResult } from "@conform-to/react";
  */
 export type NoticeKind = "sent" | "invalid" | "failed";
 
-/** A notice to show once; `id` is new for every outcome so an identical second notice shows again. */
-export interface Notice {
+/** An outcome to tell once; `id` is new for every outcome so an identical second notice shows again. */
+export interface NoticeOutcome {
   kind: NoticeKind;
   id: string;
   /** A success's enquiry reference (`NRM-7KQ2-M9XD`, ~/lead-parts/reference), shown beside the form until the next enquiry. */
   reference?: string;
+}
+
+/**
+ * An outcome with its words (content/enquiry-form.yml), which the server adds: the page carries
+ * a notice's words only when it has one to show, and never in its bundle.
+ */
+export interface Notice extends NoticeOutcome {
+  text: string;
 }
 
 export const NOTICE_TIMEOUT_MS = 6000;
