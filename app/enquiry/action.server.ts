@@ -91,7 +91,10 @@ export async function loadEnquiry(
 }
 
 /** The outcome with the words the visitor reads (content/enquiry-form.yml). */
-const withWords = (outcome: NoticeOutcome): Notice => ({ ...outcome, text: enquiryForm.notices[outcome.kind] });
+const withWords = (outcome: NoticeOutcome): Notice => ({
+  ...outcome,
+  text: enquiryForm.notices[outcome.kind],
+});
 
 /** What the action uses of the server's services (server/app-services.ts). */
 type EnquiryContext = Pick<
