@@ -1,8 +1,8 @@
 /** The agency's schema.org structured data, as the inline JSON-LD script every page carries. */
 import { footer } from "~/content/generated/footer.server";
 import { home } from "~/content/generated/home.server";
+import { services } from "~/content/generated/services";
 import { seo } from "~/content/seo";
-import { services } from "~/content/services";
 import { site } from "~/content/site";
 import { env } from "~/env.server";
 
@@ -37,7 +37,7 @@ export function organizationJsonLd(siteUrl: string = env.SITE_URL) {
       name: `${site.name} services`,
       itemListElement: services.map((service) => ({
         "@type": "Offer",
-        itemOffered: { "@type": "Service", name: service.label, description: service.description },
+        itemOffered: { "@type": "Service", name: service.label, description: service.summary },
       })),
     },
   };

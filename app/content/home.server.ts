@@ -19,11 +19,21 @@ export const homeContent = {
     // The page's Open Graph image shows the footer's tagline (scripts/media/write-media.ts).
     imageAlt: `${site.name}: ${footer.tagline}`,
   },
-  hero: home.hero,
-  servicesIntro: home.services,
+  // The rest of the hero renders on the server only (~/components/home/hero-parts.server).
+  hero: {
+    headline: home.hero.headline,
+    words: home.hero.words,
+    pause: home.hero.pause,
+    play: home.hero.play,
+  },
+  // The sections' openings render on the server only (~/components/home/section-intros.server).
+  servicesIntro: { explore: home.services.explore },
   services,
-  reviewsHeading: home.reviews.heading,
-  partnersIntro: home.partners,
+  partnersIntro: {
+    carouselLabel: home.partners.carouselLabel,
+    pause: home.partners.pause,
+    play: home.partners.play,
+  },
   partnerLogoSize,
   partners,
   form: {

@@ -21,6 +21,10 @@ export const servicesCollection = defineCollection({
         "Web Application Development",
       ]),
     }),
+    summary: text(120).meta({
+      title: "Summary",
+      description: "One sentence for search engines (the structured data's description of the service)",
+    }),
     image: imageField,
     description: text(500).meta({ title: "Description", widget: "text" }),
     includes: z
