@@ -7,7 +7,16 @@
 /** From the top. Paths are patterns from the repository's root. */
 const LAYERS = [
   { name: "entry points", paths: ["^server/", "^scripts/", "^bench/"] },
-  { name: "routes", paths: ["^app/routes/", "^app/root[.]tsx$", "^app/entry[.](client|server)[.]tsx$"] },
+  {
+    name: "routes",
+    paths: [
+      "^app/routes/",
+      "^app/root[.]tsx$",
+      "^app/entry[.](client|server)[.]tsx$",
+      // /admin's previews: pages' components given an editor's entry, exported by entry.server.
+      "^app/editor-preview/",
+    ],
+  },
   {
     name: "page parts",
     paths: [
@@ -20,7 +29,10 @@ const LAYERS = [
       "^app/json-ld[.]server[.]ts$",
     ],
   },
-  { name: "features", paths: ["^app/enquiry/", "^app/vitals/", "^app/shared-documents/"] },
+  {
+    name: "features",
+    paths: ["^app/enquiry/", "^app/vitals/", "^app/shared-documents/", "^app/withdrawal/"],
+  },
   { name: "lead store", paths: ["^app/leads/"] },
   {
     name: "plumbing",

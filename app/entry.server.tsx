@@ -140,3 +140,6 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   console.error(error);
 }
+
+/** /admin's previews, rendered with the pages' own components (server/admin/preview.ts calls it). */
+export { editorPreview } from "~/editor-preview/render.server";

@@ -156,6 +156,10 @@ const schema = {
   VITALS_RATE_WINDOW: z.coerce.number().int().min(1).default(600),
   VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
+  WITHDRAWAL_REFERENCE_LIMIT: z.coerce.number().int().min(0).default(5),
+  WITHDRAWAL_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+  WITHDRAWAL_SITE_LIMIT: z.coerce.number().int().min(0).default(100),
+  WITHDRAWAL_RATE_WINDOW: z.coerce.number().int().min(1).default(3600),
   TRUST_PROXY: trustProxy.default(0),
   ENQUIRY_BLOCK_LIST: blockList.default(EMPTY_BLOCK_LIST),
   ENQUIRY_BLOCK_HEADLESS: z

@@ -10,27 +10,17 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import {
-  copyFileSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-} from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import { mb, root, rssBytes } from "../scripts/lib/server.js";
+import { mb, rssBytes } from "../scripts/lib/server.js";
 import { printTable } from "../scripts/lib/table.js";
 import { freePort, type RunningServer, startServer } from "../tests/support/server-process";
 import { type Corpus, writeCorpus } from "./lib/content-corpus";
+import { copyProject } from "./lib/project-copy";
 
 const USAGE = `usage: npm run bench:content [-- options]
 
@@ -180,26 +170,6 @@ async function measure(label: string, corpus: typeof options | null): Promise<Ru
 
 function progress(line: string) {
   console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-}
-
-/** The files git knows in the working tree (or a commit's, with --ref), and node_modules as a link. */
-function copyProject(dir: string, ref: string | undefined) {
-  if (ref) {
-    const archive = execFileSync("git", ["archive", "--format=tar", ref], { cwd: root, maxBuffer: 1 << 30 });
-    execFileSync("tar", ["-x", "-C", dir], { input: archive });
-  } else {
-    const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-      cwd: root,
-      maxBuffer: 1 << 28,
-    });
-    for (const file of listed.toString("utf8").split("\0")) {
-      // A file deleted in the working tree is still listed until the deletion is staged.
-      if (file === "" || !existsSync(join(root, file)) || lstatSync(join(root, file)).isDirectory()) continue;
-      mkdirSync(dirname(join(dir, file)), { recursive: true });
-      copyFileSync(join(root, file), join(dir, file));
-    }
-  }
-  symlinkSync(realpathSync(join(root, "node_modules")), join(dir, "node_modules"));
 }
 
 interface BuildStep {

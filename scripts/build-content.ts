@@ -3,8 +3,10 @@
  * scripts/lib/content-directory.js) and writes the typed modules the app imports
  * (app/content/generated/), with every raster image they name made responsive into public/media/
  * (scripts/lib/content/images.ts) and the Devanagari font cut to the Hindi articles' characters
- * (scripts/lib/content/fonts.ts). A bad file fails it with one line per fault, naming the file,
- * the field and what is wrong; `--check` validates without writing (for `npm run check`).
+ * (scripts/lib/content/fonts.ts). An article or case study dated after the day it publishes for
+ * (`PUBLISH_DATE`, or today in `SITE_TIME_ZONE`: scripts/lib/content/publish-date.ts) is validated
+ * but left out of the modules. A bad file fails it with one line per fault, naming the file, the
+ * field and what is wrong; `--check` validates without writing (for `npm run check`).
  */
 import { join, resolve } from "node:path";
 import { type SubsetFonts, subsetDevanagariFonts } from "./lib/content/fonts";
@@ -23,6 +25,8 @@ try {
 }
 const dir = join(root, folder);
 
+import { dueContent, dueDateOf, publishDayOf } from "./lib/content/publish-date";
+
 /** Prints each fault on a line of its own and ends the build, when there are any. */
 function stopOnFaults(faults: ContentFault[]): void {
   if (faults.length === 0) return;
@@ -35,17 +39,26 @@ function stopOnFaults(faults: ContentFault[]): void {
 
 const checkOnly = process.argv.includes("--check");
 const started = performance.now();
-const { content, faults } = await loadContent(root, dir);
+const publishDay = publishDayOf(process.env, new Date());
+if (!publishDay.ok) {
+  console.error(`content: ${publishDay.message}`);
+  process.exit(1);
+}
+const { date: publishDate, timeZone, from } = publishDay.day;
+const { content, faults } = await loadContent(root, { dir, publishDate });
 stopOnFaults(faults);
 const files = Object.values(content).reduce((sum, entries) => sum + entries.length, 0);
+const { content: due, scheduled } = dueContent(content, publishDate);
 let images: MadeImages | undefined;
 let fonts: SubsetFonts | undefined;
 let written: string[] = [];
 if (!checkOnly) {
+  // Every entry's photos and Hindi words, the scheduled ones' too: a photo sharp cannot read fails
+  // today's build, not the one on the entry's day (the files' names are hashes no page gives yet).
   images = await makeImagesResponsive(root, content, dir);
   stopOnFaults(images.faults);
   fonts = await subsetDevanagariFonts(root, content);
-  written = writeGenerated(root, content, dir);
+  written = writeGenerated(root, due, dir);
 }
 console.log(
   `content: ${files} files of ${folder}/ valid${checkOnly ? "" : `, ${written.length} modules written`} (${Math.round(performance.now() - started)} ms)` +
@@ -55,4 +68,10 @@ console.log(
     (fonts
       ? `; the Devanagari font cut to ${fonts.characters} characters (${fonts.bytes} B, two weights) in ${fonts.milliseconds} ms`
       : ""),
+);
+console.log(
+  `content: published as of ${publishDate} (${from === "today" ? `today in ${timeZone}` : "PUBLISH_DATE"}); ` +
+    (scheduled.length === 0
+      ? "nothing dated later"
+      : `${scheduled.length} ${scheduled.length === 1 ? "entry" : "entries"} dated later, left out until their day: ${scheduled.map((entry) => `${entry.file} (${dueDateOf(entry)})`).join(", ")}`),
 );

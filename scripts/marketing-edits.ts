@@ -1,6 +1,6 @@
 /**
  * `npm run marketing-edits`: makes a marketing person's edits to content/ on a clone of HEAD and
- * commits them there, to show that no such edit fails a test (docs/decisions/045-every-word-is-content.md):
+ * commits them there, to show that no such edit fails a test (docs/decisions/051-every-word-is-content.md):
  * a case study with a photo, an article in Hindi, a deleted case study, new phone, e-mail and
  * WhatsApp numbers, the services reordered, a partner renamed, a section's lead rewritten and the
  * cookie policy edited. Then `npm test` in the clone (`--test` runs it) must pass.

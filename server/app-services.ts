@@ -3,7 +3,8 @@ import { hostname } from "node:os";
 import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
-import { type AlertPoster, createAlertPoster } from "~/destinations/alert.server";
+import { type AlertPoster, createAlertPoster, postAlertOnce } from "~/destinations/alert.server";
+import { withdrawalNotTakenMessage, withdrawnMessage } from "~/destinations/alert-messages";
 import { LONGEST_DESTINATION_TIMEOUT_MS } from "~/destinations/lookup.server";
 import { createEnquiryLimits, type EnquiryLimits } from "~/enquiry/limits.server";
 import { createPostgresSubmissions, type PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
@@ -18,6 +19,7 @@ import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadAlerts, type LeadAlerts } from "~/leads/alerts.server";
 import { createLeadService, type LeadService } from "~/leads/lead-service.server";
 import { LEASE_MARGIN_MS, LEASE_SECONDS } from "~/leads/postgres/store.server";
+import type { Withdrawal } from "~/leads/withdrawals.server";
 import { privacyNoticeRenderings } from "~/privacy-notice/rendering.server";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
@@ -25,6 +27,7 @@ import { createFolderVitalsStore } from "~/vitals/folder-store.server";
 import { createPostgresVitalsStore } from "~/vitals/postgres-store.server";
 import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
 import { PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
+import { createWithdrawalLimits, type WithdrawalLimits } from "~/withdrawal/limits.server";
 import { createLeadDestinations } from "./lead-destinations";
 
 /** What the server creates once and every loader and action reads from its context. */
@@ -32,6 +35,8 @@ export interface AppServices {
   leads: LeadService;
   /** The flood level, the per-client budget and the throttle. */
   enquiryLimits: EnquiryLimits;
+  /** The withdrawal page's tries: per reference, and per client or for the whole site. */
+  withdrawalLimits: WithdrawalLimits;
   /** The success notice's signed single-use tokens (the landing URL after an enquiry). */
   notices: SentNotices;
   /** With DATABASE_URL: the double-submit memory every replica shares; null: this process's own only. */
@@ -93,10 +98,33 @@ export function createServices(env: Env) {
   // Delivery tells the alerts and the webhook's lead.failed of a give-up; the alerts read the leads it delivers.
   let chat: ReturnType<typeof chatAlerts> = null;
   const destinations = createLeadDestinations(env);
-  const leads = createLeadService(env, destinations, database, console.error, (gaveUp) => {
-    destinations.onGaveUp(gaveUp);
-    chat?.alerts.gaveUp(gaveUp);
-  });
+  // The team chat hears of each withdrawn lead it must clean up, from the store's notices (retried, once).
+  const chatUrl = env.ALERT_WEBHOOK_URL;
+  const tellers = chatUrl
+    ? {
+        ...destinations.tellers,
+        chat: (withdrawn: Withdrawal) => postAlertOnce(chatUrl, withdrawnMessage(withdrawn)),
+      }
+    : destinations.tellers;
+  const leads = createLeadService(
+    env,
+    {
+      ...destinations,
+      tellers,
+      onNoticeGaveUp({ withdrawal, target, attempts, cause }) {
+        if (target === "chat") return;
+        chat?.poster.post(
+          withdrawalNotTakenMessage({ leadId: withdrawal.leadId, destination: target, attempts, cause }),
+        );
+      },
+    },
+    database,
+    console.error,
+    (gaveUp) => {
+      destinations.onGaveUp(gaveUp);
+      chat?.alerts.gaveUp(gaveUp);
+    },
+  );
   chat = chatAlerts(env, leads, database);
   const vitals = database
     ? createPostgresVitalsStore(database)
@@ -114,6 +142,7 @@ export function createServices(env: Env) {
   const services: AppServices = {
     leads,
     enquiryLimits: createEnquiryLimits(env, limitStore),
+    withdrawalLimits: createWithdrawalLimits(env, limitStore),
     notices,
     submissions,
     privacyNotices,

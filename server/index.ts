@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { broadcastDevReady, installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler } from "express";
+import type { EditorPreview } from "~/editor-preview/render.server";
 import { env, siteUrlGiven, warnIfLeadWebhookUnencrypted, warnIfSiteUrlMissing } from "~/env.server";
 import { pageRouteMatcher } from "~/http/canonical-path";
 import { createClientResolver } from "~/http/client-address.server";
@@ -62,7 +63,7 @@ app.use(
 app.use("/media", express.static(join(root, "public", "media"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(join(root, "public"), { maxAge: "1h" }));
 app.all("/healthz", (request, response, next) => void health(request, response).catch(next));
-// The content editor (Decap CMS): its own page and policy, previews with the root route's stylesheet.
+// The content editor (Decap CMS): its own page and policy, previews rendered by the app's build.
 app.use(
   "/admin",
   createAdmin({
@@ -79,6 +80,8 @@ app.use(
       (build.routes.root?.module.links?.() ?? []).flatMap((link) =>
         "rel" in link && link.rel === "stylesheet" && typeof link.href === "string" ? [link.href] : [],
       ),
+    // Exported by app/entry.server.tsx: the previews render with the build's own components.
+    editorPreview: () => (build.entry.module as { editorPreview?: EditorPreview }).editorPreview,
   }),
 );
 app.all(

@@ -7,6 +7,7 @@ import type { DestinationLink, GaveUp } from "~/destinations/destination";
 import { destinations } from "~/destinations/lookup.server";
 import type { Env } from "~/env.server";
 import type { DestinationRoutes } from "~/leads/delivery/delivery.server";
+import type { WithdrawalTellers } from "~/leads/delivery/withdrawal-notices.server";
 import type { DirectSenders } from "~/leads/lead-service.server";
 
 /** Where delivery sends leads, and what it tells when a destination gives up on one. */
@@ -17,6 +18,8 @@ export interface LeadDestinations {
    * it): once, the visitor waiting, never retried. Those that declare `directSend`, when connected.
    */
   direct: DirectSenders;
+  /** How each destination that hears of erasures is told of a withdrawn lead (the webhook's `lead.erased`). */
+  tellers: WithdrawalTellers;
   /** A destination gave up on a lead: told to each destination that hears of it. */
   onGaveUp(gaveUp: GaveUp): void;
   /** Starts no new attempt of what they queued; resolves once those in flight end. */
@@ -33,6 +36,7 @@ export function createLeadDestinations(
 ): LeadDestinations {
   const routes: DestinationRoutes = {};
   const direct: DirectSenders = {};
+  const tellers: WithdrawalTellers = {};
   const links: DestinationLink[] = [];
   for (const destination of destinations()) {
     const link = destination.connect(env, log);
@@ -44,10 +48,16 @@ export function createLeadDestinations(
     links.push(link);
     routes[destination.name] = (lead) => link.send(lead, "queued");
     if (destination.directSend) direct[destination.name] = (lead) => link.send(lead, "direct");
+    const { tellErased } = link;
+    if (tellErased) {
+      tellers[destination.name] = (withdrawal) =>
+        tellErased.call(link, withdrawal.leadId, new Date(withdrawal.withdrawnAt));
+    }
   }
   return {
     routes,
     direct,
+    tellers,
     onGaveUp(gaveUp) {
       for (const link of links) link.heardGaveUp?.(gaveUp);
     },

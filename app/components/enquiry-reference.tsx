@@ -1,6 +1,5 @@
 /** The enquiry's reference beside the form: "Your reference: NRM-7KQ2-M9XD", until the next enquiry. */
 import { useEffect, useRef } from "react";
-import { useHomeContent } from "~/components/home/home-content";
 import type { Notice } from "~/enquiry/notices";
 
 /**
@@ -11,25 +10,21 @@ import type { Notice } from "~/enquiry/notices";
  * as it takes), so the sender sees what to quote.
  */
 export function EnquiryReference({ notice }: { notice: Notice | null }) {
-  const words = useHomeContent().form.reference;
-  const reference = notice?.kind === "sent" ? notice.reference : undefined;
+  // Only a success's notice has one.
+  const html = notice?.referenceHtml;
   const line = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (reference) line.current?.scrollIntoView({ block: "nearest" });
-  }, [reference]);
+    if (html) line.current?.scrollIntoView({ block: "nearest" });
+  }, [html]);
   return (
     <p
       ref={line}
       id="enquiry-reference"
       aria-live="polite"
       aria-atomic="true"
-      className={reference ? "mt-6 text-ink" : undefined}
-    >
-      {reference ? (
-        <>
-          {words} <strong className="select-all font-mono font-semibold">{reference}</strong>
-        </>
-      ) : null}
-    </p>
+      className={html ? "mt-6 text-ink" : undefined}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own markup, from the content's words and a reference it checked (~/enquiry/reference-line.server)
+      dangerouslySetInnerHTML={{ __html: html ?? "" }}
+    />
   );
 }

@@ -1,14 +1,16 @@
 /** The "Chat on WhatsApp" link: WhatsApp's click-to-chat, with its icon drawn inline. */
-import { whatsAppChat, whatsAppHref } from "~/content/whatsapp";
+import type { ContactEntry } from "~/content/entries";
+import { site } from "~/content/site";
+import { chatHref, whatsAppChat } from "~/content/whatsapp";
 
 /**
- * A plain link to `https://wa.me/…` with the greeting; nothing when the site has no WhatsApp
- * number. The icon is inline SVG and decorative, so nothing is fetched from another origin
+ * A plain link to `https://wa.me/…` with the greeting; nothing when the contact details (the
+ * site's, unless /admin's preview passes an entry's) have no WhatsApp number. The icon is inline SVG and decorative, so nothing is fetched from another origin
  * until the visitor taps it. `data-whatsapp` lets the page's script (when it has one) add the
  * campaign to the message and count the tap (~/vitals/whatsapp-taps.client).
  */
-export function WhatsAppLink({ className }: { className: string }) {
-  const href = whatsAppHref();
+export function WhatsAppLink({ className, contact = site }: { className: string; contact?: ContactEntry }) {
+  const href = chatHref(contact.whatsapp?.number, whatsAppChat.greeting);
   if (href === null) return null;
   return (
     <a href={href} data-whatsapp="" className={className} rel="noopener noreferrer" target="_blank">

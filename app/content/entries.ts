@@ -30,6 +30,12 @@ export interface ContentImageData {
   responsive?: ResponsiveImage;
 }
 
+/**
+ * The images the content names, by their path in the content files (`images/photo.jpg`), as the
+ * build made them (their alt text is each use's own, so empty here): /admin's previews look them up.
+ */
+export type BuiltImages = Readonly<Record<string, ContentImageData>>;
+
 type Fields<Collection extends { schema: z.ZodObject }> = z.output<Collection["schema"]>;
 type Image = ContentImageData;
 

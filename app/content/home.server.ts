@@ -40,7 +40,6 @@ export const homeContent = {
     labels: enquiryForm.labels,
     optional: enquiryForm.optional,
     submit: enquiryForm.submit,
-    reference: enquiryForm.reference,
   },
 };
 

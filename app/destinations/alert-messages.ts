@@ -95,3 +95,30 @@ export function directSendsMessage(sends: { replica: string; count: number }): s
     .map((destination) => destination.title);
   return `Server ${replica} sent ${plural(count, "lead", "leads")} directly to ${listed(direct)}, as configured: neither the lead store nor its spool in ENQUIRY_STORE_DIR could keep ${them}, so ${count === 1 ? "it is" : "they are"} not in \`npm run leads\`, and a destination that did not take ${them} then will never get ${them}. Check the database (DATABASE_URL) and the data folder's free space and permissions; the server log names each lead's id and where it went.`;
 }
+
+/**
+ * A lead its sender withdrew on the site (/privacy/withdraw), which a destination that cannot be
+ * told may hold (EmailJS's mail): what the team must erase by hand, once per lead.
+ */
+export function withdrawnMessage(withdrawn: { leadId: string; holding: readonly DestinationName[] }): string {
+  const { leadId, holding } = withdrawn;
+  const byHand = holding.flatMap((name) => {
+    const { erasure } = destinationNamed(name);
+    return erasure.told ? [] : [erasure.byHand];
+  });
+  return `Lead ${named(leadId)} withdrawn: ${listed(byHand)}, then run \`npm run leads -- withdrawn-done ${leadId}\`.`;
+}
+
+/** A destination that hears of erasures gave up on hearing of a withdrawn lead: erase it there by hand. */
+export function withdrawalNotTakenMessage(failure: {
+  leadId: string;
+  destination: DestinationName;
+  attempts: number;
+  cause: string;
+}): string {
+  const { leadId, destination, attempts, cause } = failure;
+  const { erasure, title } = destinationNamed(destination);
+  const where = erasure.told ? erasure.where : title;
+  const event = erasure.told ? erasure.event : "the erasure";
+  return `Lead ${named(leadId)} withdrawn: ${title} did not take ${event} after ${plural(attempts, "attempt", "attempts")} (${cause.slice(0, 200)}); erase it at ${where} by hand, then run \`npm run leads -- withdrawn-done ${leadId}\`.`;
+}

@@ -29,6 +29,14 @@ export interface AlertPoster {
 }
 
 /**
+ * One attempt to post `text` to the team chat, its answer judged as the poster judges it: for a
+ * message kept and retried by its sender (a withdrawn lead's, in the store until the chat took it).
+ */
+export async function postAlertOnce(url: string, text: string, timeoutMs = POST_TIMEOUT_MS) {
+  return judgeAnswer(await postJson(url, JSON.stringify({ text }), {}, timeoutMs), Date.now());
+}
+
+/**
  * Posts `{"text": "…"}` to a team chat's incoming webhook (Slack, Google Chat, Mattermost,
  * Rocket.Chat, Discord's `/slack` endpoint), one alert at a time in order, on its own timers.
  * An alert the chat cannot take now (no answer, 408, 429, 5xx) is tried again with backoff for

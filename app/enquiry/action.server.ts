@@ -19,6 +19,7 @@ import {
   type NoticeOutcome,
 } from "~/enquiry/notices";
 import type { PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
+import { referenceLineHtml } from "~/enquiry/reference-line.server";
 import { enquirySchema, FIELD_ERRORS } from "~/enquiry/schema.server";
 import type { SentNotices } from "~/enquiry/sent-notice.server";
 import { captureSource } from "~/enquiry/source.server";
@@ -36,7 +37,8 @@ import { describePrivacyNotice, type PrivacyNoticeRecord } from "~/privacy-notic
 type Limited = { kind: "limited"; retryAfterSeconds: number; by: EnquiryLimitName };
 
 type Attempt =
-  | { kind: "stored" | "spooled"; leadId: string }
+  /** `again`: the store held this enquiry's lead already (its id is derived from its content). */
+  | { kind: "stored" | "spooled"; leadId: string; again?: boolean }
   /** `leadId`: the id the direct send gave it (absent in what an older release remembered). */
   | { kind: "sent"; to: string; leadId?: string }
   | Limited
@@ -87,7 +89,11 @@ export async function loadEnquiry(
 ): Promise<EnquiryLoaderData> {
   if (request.method !== "GET") return { notice: null };
   const outcome = await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER));
-  return { notice: outcome && withWords(outcome) };
+  if (!outcome) return { notice: null };
+  const referenceHtml = outcome.reference
+    ? referenceLineHtml(outcome.reference, enquiryForm.reference)
+    : null;
+  return { notice: referenceHtml ? { ...withWords(outcome), referenceHtml } : withWords(outcome) };
 }
 
 /** The outcome with the words the visitor reads (content/enquiry-form.yml). */
@@ -162,7 +168,7 @@ export async function handleEnquiry(request: Request, context: EnquiryContext) {
   switch (attempt.kind) {
     case "stored":
     case "spooled":
-      logShown({ outcome: duplicate ? "duplicate" : attempt.kind });
+      logShown({ outcome: duplicate || attempt.again ? "duplicate" : attempt.kind });
       return sentRedirect(context.notices, attempt.leadId);
     case "sent":
       logShown({ outcome: duplicate ? "duplicate" : "sent", transport: attempt.to });
@@ -247,7 +253,7 @@ async function deliver(
   switch (kept.kind) {
     case "stored":
     case "spooled":
-      return { kind: kept.kind, leadId: kept.id };
+      return { kind: kept.kind, leadId: kept.id, again: kept.duplicate };
     case "sent":
       return { kind: "sent", to: kept.to.join("+"), leadId: kept.id };
     case "unkept":

@@ -13,6 +13,8 @@ export interface NoticeOutcome {
   id: string;
   /** A success's enquiry reference (`NRM-7KQ2-M9XD`, ~/lead-parts/reference), shown beside the form until the next enquiry. */
   reference?: string;
+  /** Its line as the page shows it, made on the server (~/enquiry/reference-line.server). */
+  referenceHtml?: string;
 }
 
 /**

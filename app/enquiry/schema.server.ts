@@ -57,7 +57,7 @@ const MULTI_LINE = new RegExp(`^(?:\\n|[^${UNUSUAL}])*$`, "u");
  * Local part, '@', domain, a dot and a top-level part of at least two letters; no spaces, and
  * none of the characters that quote or separate addresses in a header (`<>",;:()[]\`).
  */
-const EMAIL_PATTERN = /^[^\s@<>",;:()[\]\\]+@[^\s@<>",;:()[\]\\]+\.[A-Za-z]{2,}$/;
+export const EMAIL_PATTERN = /^[^\s@<>",;:()[\]\\]+@[^\s@<>",;:()[\]\\]+\.[A-Za-z]{2,}$/;
 
 /** Single-line fields also refuse invisible format and filler characters (U+200B, U+3164…). */
 const singleLine = (hint: string) =>

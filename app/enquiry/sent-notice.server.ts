@@ -65,7 +65,7 @@ export function createSentNotices({
 }: SentNoticeOptions): SentNotices {
   if (secret === undefined) {
     log(
-      "config: NOTICE_SECRET is not set, so the success notice after an enquiry sent without JavaScript is signed with a random key of this process; with more than one server behind the site, set NOTICE_SECRET to one random value (32 characters or more) on every server",
+      "config: NOTICE_SECRET is not set, so the success notice after an enquiry sent without JavaScript is signed with a random key of this process, and a repeated enquiry's lead id is this server's own; with more than one server behind the site, set NOTICE_SECRET to one random value (32 characters or more) on every server",
     );
   }
   const key = secret ?? randomBytes(32).toString("base64");

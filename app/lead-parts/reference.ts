@@ -54,6 +54,23 @@ export function parseReference(text: string): string | null {
   return [...code].every((character) => ALPHABET.includes(character)) ? format(code) : null;
 }
 
+/**
+ * The ids whose reference is `reference` (as parseReference gives it): the lowest and the highest
+ * UUID that begin with its 40 bits, so a store finds them by its index on the id.
+ */
+export function referenceIdRange(reference: string): { lowest: string; highest: string } {
+  let value = 0n;
+  for (const character of reference.slice(PREFIX.length + 1).replace("-", "")) {
+    value = (value << 5n) | BigInt(ALPHABET.indexOf(character));
+  }
+  const hex = value.toString(16).padStart(HEX_DIGITS, "0");
+  const uuid = (rest: string) => {
+    const digits = hex + rest.repeat(32 - HEX_DIGITS);
+    return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 16)}-${digits.slice(16, 20)}-${digits.slice(20)}`;
+  };
+  return { lowest: uuid("0"), highest: uuid("f") };
+}
+
 /** Whether the lead of id `id` has the reference `reference` (as parseReference gives it). */
 export const hasReference = (id: string, reference: string): boolean => leadReference(id) === reference;
 

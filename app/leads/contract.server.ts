@@ -40,6 +40,13 @@ export interface WriteOutcome {
   error?: string;
 }
 
+/**
+ * What storing a lead by its id came to: `stored` now; `held` when the store holds that id
+ * already (the same enquiry again: nothing written); `erased` when that id was erased (nothing
+ * written: an erased lead never comes back).
+ */
+export type AddOutcome = "stored" | "held" | "erased";
+
 export class StoreFullError extends Error {
   constructor(count: number) {
     super(`the lead store holds ${count} leads that have not reached the agency, its limit`);
@@ -85,6 +92,11 @@ export interface LeadStore {
     source?: LeadSource,
     privacyNotice?: PrivacyNoticeRecord,
   ): Promise<Lead>;
+  /**
+   * Stores `lead`, whose id the caller fixed (~/leads/lead-identity.server), durably and once by
+   * that id; throws when it cannot (StoreFullError at the cap).
+   */
+  addLead(lead: Lead): Promise<AddOutcome>;
   /**
    * Keeps a lead a filter caught in the state `spam`, never delivered and outside the cap. Past
    * the cap of its reason, the oldest of that reason is removed (one log line each).

@@ -177,7 +177,7 @@ export function deliverySummary(lead: Lead): {
   };
 }
 
-/** A lead's id: a UUID, in lower case, as `randomUUID()` makes it. */
+/** A lead's id: a UUID in lower case (random, or derived as ~/leads/lead-identity.server makes it). */
 export const LEAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The only name a lead's file may have: `<receivedAt in ms, 13 digits>-<id>.json`. */

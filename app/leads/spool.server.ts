@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { DatabaseUnavailableError } from "~/db/database.server";
 import { readLeadFile } from "~/leads/folder/entry.server";
 import { fsyncFolder, TEMP_PREFIX } from "~/leads/folder/writes.server";
-import { LEAD_FILE_NAME, type Lead, leadFileName, leadFileText } from "~/leads/lead";
+import { LEAD_FILE_NAME, type Lead, leadFileName, leadFileText, leadIdOfFileName } from "~/leads/lead";
 
 /** How many leads a spool holds at most (a few MB): past it, a lead is sent directly instead. */
 export const MAX_SPOOLED_LEADS = 1_000;
@@ -57,9 +57,10 @@ export interface LeadSpool {
   readonly folder: string;
   /**
    * Keeps `lead` durably: its file written, fsync'd and renamed, the folder fsync'd, before it
-   * resolves. Throws when it cannot (SpoolFullError at MAX_SPOOLED_LEADS).
+   * resolves true; false when the spool holds its id already (nothing written). Throws when it
+   * cannot (SpoolFullError at MAX_SPOOLED_LEADS, however many are spooled at once).
    */
-  put(lead: Lead): Promise<void>;
+  put(lead: Lead): Promise<boolean>;
   /** Whether this process spooled lead `id` and it has not moved into the database yet. */
   holds(id: string): boolean;
   /** How many leads the spool holds now (0 when it cannot be read). */
@@ -89,6 +90,10 @@ export function createLeadSpool(options: {
   const spooled = new Set<string>();
   /** Leads whose import failed on their own, each said once. */
   const told = new Set<string>();
+  /** The file names of leads being written now, each taken under `reserving` before its write. */
+  const writing = new Set<string>();
+  /** Reservations one at a time, so the limit counts every lead being written as well as those on disk. */
+  let reserving: Promise<unknown> = Promise.resolve();
 
   const names = async () => {
     const entries = await readdir(folder, { withFileTypes: true });
@@ -119,27 +124,46 @@ export function createLeadSpool(options: {
     );
   };
 
+  /** Writes `lead` to its file `name`: a temporary file written, fsync'd and renamed, the folder fsync'd. */
+  const write = async (lead: Lead, name: string) => {
+    const temporary = join(folder, `${TEMP_PREFIX}${randomUUID()}`);
+    const handle = await open(temporary, "wx", 0o600);
+    try {
+      await handle.writeFile(leadFileText(lead), "utf8");
+      await handle.sync();
+      await handle.close();
+      await rename(temporary, join(folder, name));
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    await fsyncFolder(folder);
+  };
+
   return {
     folder,
 
     async put(lead) {
-      await mkdir(folder, { recursive: true, mode: 0o700 });
-      const count = (await leadNames()).length;
-      if (count >= maxLeads) throw new SpoolFullError(folder, count);
-      const temporary = join(folder, `${TEMP_PREFIX}${randomUUID()}`);
-      const handle = await open(temporary, "wx", 0o600);
+      const name = leadFileName(lead);
+      const reserve = async () => {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        const held = new Set([...(await leadNames()), ...writing]);
+        if ([...held].some((each) => leadIdOfFileName(each) === lead.id)) return false;
+        if (held.size >= maxLeads) throw new SpoolFullError(folder, held.size);
+        writing.add(name);
+        return true;
+      };
+      const reserved = reserving.then(reserve);
+      reserving = reserved.catch(() => undefined);
+      if (!(await reserved)) return false;
       try {
-        await handle.writeFile(leadFileText(lead), "utf8");
-        await handle.sync();
-        await handle.close();
-        await rename(temporary, join(folder, leadFileName(lead)));
-      } catch (error) {
-        await handle.close().catch(() => undefined);
-        await unlink(temporary).catch(() => undefined);
-        throw error;
+        await write(lead, name);
+      } finally {
+        writing.delete(name);
       }
-      await fsyncFolder(folder);
       spooled.add(lead.id);
+      return true;
     },
 
     holds: (id) => spooled.has(id),

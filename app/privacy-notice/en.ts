@@ -26,7 +26,7 @@ export const privacyNoticeEnglish: PrivacyNoticeText = {
     },
     rights: {
       label: "Your choices",
-      text: "[withdraw your consent and have your data erased](erase), or [have it corrected](correct). Each link opens an e-mail to {privacyContact}, already written.",
+      text: "withdraw your consent and have your data erased [on our withdrawal page](withdraw), with the reference shown once you send this form, or [by e-mail](erase); or [have it corrected](correct). Each e-mail link opens a message to {privacyContact}, already written.",
     },
     complaint: {
       label: "Complaints",

@@ -3,6 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { useActionData } from "@remix-run/react";
 import { Fragment } from "react";
 import { privacyFacts } from "~/content/privacy-facts.server";
+import { WITHDRAWAL_PATH, withdrawalWordsIn } from "~/content/withdrawal";
 import {
   PRIVACY_NOTICE_VERSION,
   type PrivacyNoticeRequest,
@@ -98,6 +99,16 @@ function NoticeText({
   const render = (segments: PrivacyNoticeSegment[]) =>
     segments.map((segment) => {
       if (typeof segment === "string") return segment;
+      if (segment.target === "withdraw") {
+        // The withdrawal page in the notice's language, when it has it (~/content/withdrawal).
+        const language = withdrawalWordsIn(text.language).language;
+        const query = language === withdrawalWordsIn(undefined).language ? "" : `?lang=${language}`;
+        return (
+          <a key={segment.target} href={`${WITHDRAWAL_PATH}${query}`} className={linkClass}>
+            {segment.label}
+          </a>
+        );
+      }
       if (segment.target === "policy") {
         // A plain link in server-rendered markup: with JavaScript, the footer's privacy policy
         // link opens its dialog for it (~/components/policy-dialog-link).

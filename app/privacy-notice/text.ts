@@ -6,7 +6,7 @@ import { PRIVACY_NOTICE_ITEMS, type PrivacyNoticeFacts, type PrivacyNoticeText }
 
 export type { PrivacyNoticeFacts };
 
-export type PrivacyNoticeLinkTarget = "erase" | "correct" | "policy";
+export type PrivacyNoticeLinkTarget = "erase" | "correct" | "withdraw" | "policy";
 
 /** A run of text, or a link. */
 export type PrivacyNoticeSegment = string | { label: string; target: PrivacyNoticeLinkTarget };
@@ -20,7 +20,7 @@ export interface PrivacyNoticeBlocks {
 }
 
 const PLACEHOLDER = /\{(retentionDays|privacyContact)\}/g;
-const LINK = /\[([^\]]+)\]\((erase|correct|policy)\)/g;
+const LINK = /\[([^\]]+)\]\((erase|correct|withdraw|policy)\)/g;
 
 /** `text` with `{retentionDays}` and `{privacyContact}` replaced by the configuration's values. */
 export function fillPrivacyNotice(text: string, facts: PrivacyNoticeFacts): string {

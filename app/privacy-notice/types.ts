@@ -21,7 +21,8 @@ export interface PrivacyNoticeRequest {
  * The privacy notice beside the enquiry form, in one language. Texts may hold the server's
  * configuration as `{retentionDays}` and `{privacyContact}` (its e-mail address), and links
  * written `[label](target)`, where target is `erase` or `correct` (an e-mail to the privacy
- * contact, written below) or `policy` (the privacy policy).
+ * contact, written below), `withdraw` (the withdrawal page, in the notice's language) or
+ * `policy` (the privacy policy).
  */
 export interface PrivacyNoticeText {
   /** BCP 47 code, the `lang` of the text and the value the form posts. */

@@ -1,9 +1,7 @@
-/** One case study: client and sector, the problem, what the agency did, the stack, results, quote and images. */
+/** /case-studies/<slug>: one case study's page (~/components/case-study-article), with its meta tags and structured data. */
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { ContentImage } from "~/components/content-image";
-import { Breadcrumbs, ContentBody, EnquireCall } from "~/components/content-page";
-import { ResultFigures } from "~/components/result-figures";
+import { CaseStudyArticle, caseStudyTrail } from "~/components/case-study-article";
 import { breadcrumbJsonLd, creativeWorkJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
 import { caseStudyBySlug } from "~/content/pages.server";
@@ -15,18 +13,9 @@ import { buildMeta, errorMeta } from "~/utils/meta";
 /** The same page for everyone (docs/decisions/011-shared-documents.md), and it needs no script. */
 export const handle = { sharedDocument: true, hydrate: false };
 
-/** The images' width in the layout: the article's (max-w-4xl, less px-6 each side). */
-const articleWidth = "(min-width: 896px) 848px, calc(100vw - 48px)";
-
 export function loader({ params, request }: LoaderFunctionArgs) {
   return { study: entryOrThrow(caseStudyBySlug(params.slug ?? ""), request, "/case-studies/") };
 }
-
-const trailOf = (study: { title: string; client: string; slug: string }) => [
-  { name: "Home", path: "/" },
-  { name: "Case studies", path: "/case-studies" },
-  { name: study.client, path: `/case-studies/${study.slug}` },
-];
 
 export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) => {
   if (!data) return errorMeta();
@@ -43,77 +32,11 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
       type: "article",
     }),
     { "script:ld+json": creativeWorkJsonLd(siteUrl, study, image) },
-    { "script:ld+json": breadcrumbJsonLd(siteUrl, trailOf(study)) },
+    { "script:ld+json": breadcrumbJsonLd(siteUrl, caseStudyTrail(study)) },
   ];
 };
 
 export default function CaseStudyPage() {
   const { study } = useLoaderData<typeof loader>();
-  return (
-    <article className="mx-auto max-w-4xl px-6 py-12 lg:py-16" aria-labelledby="page-heading">
-      <Breadcrumbs trail={trailOf(study)} />
-      <header className="mt-6 grid gap-4">
-        <p className="font-semibold text-primary-dark">
-          {study.client} · {study.sector}
-        </p>
-        <h1 id="page-heading" className="font-extrabold text-3xl tracking-tight sm:text-5xl">
-          {study.title}
-        </h1>
-        <p className="text-lg text-muted">{study.summary}</p>
-      </header>
-      <figure className="mt-10 overflow-hidden rounded-[2rem] ring-1 ring-primary/10">
-        <ContentImage image={study.cover} sizes={articleWidth} className="h-auto w-full" priority />
-      </figure>
-      <section aria-labelledby="results-heading" className="mt-10">
-        <h2 id="results-heading" className="font-bold text-2xl">
-          Results
-        </h2>
-        <div className="mt-4">
-          <ResultFigures results={study.results} />
-        </div>
-      </section>
-      <div className="mt-10">
-        <ContentBody html={study.html} />
-      </div>
-      <section aria-labelledby="stack-heading" className="mt-10">
-        <h2 id="stack-heading" className="font-bold text-2xl">
-          The stack
-        </h2>
-        <ul className="mt-4 flex flex-wrap gap-2">
-          {study.stack.map((item) => (
-            <li
-              key={item}
-              className="rounded-full bg-primary-soft px-4 py-1 font-semibold text-primary-dark text-sm"
-            >
-              {item}
-            </li>
-          ))}
-        </ul>
-      </section>
-      {study.images.length > 0 && (
-        <section aria-label="Images" className="mt-10 grid gap-6">
-          {study.images.map((image) => (
-            <ContentImage
-              key={image.src}
-              image={image}
-              sizes={articleWidth}
-              className="h-auto w-full rounded-3xl"
-            />
-          ))}
-        </section>
-      )}
-      {study.quote && (
-        <figure className="mt-10 rounded-3xl border-primary border-l-4 bg-primary-soft p-8">
-          <blockquote className="text-ink text-xl">“{study.quote.text}”</blockquote>
-          <figcaption className="mt-4 text-muted">
-            <span className="font-semibold text-ink">{study.quote.author}</span>, {study.quote.role}
-          </figcaption>
-        </figure>
-      )}
-      <EnquireCall
-        heading="Have a product like this in mind?"
-        text="Tell us what you want to build. A founder or delivery lead replies within one working day."
-      />
-    </article>
-  );
+  return <CaseStudyArticle study={study} />;
 }

@@ -45,6 +45,7 @@ export const VITALS_ROUTES = [
   "/terms-conditions",
   "/privacy-policy",
   "/cookie-policy",
+  "/privacy/withdraw",
   "/case-studies",
   "/case-studies/:slug",
   "/insights",

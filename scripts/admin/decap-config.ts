@@ -7,8 +7,12 @@
  */
 import type { z } from "zod";
 import type { ContentCollection } from "~/content/collections/collection";
+import { SUMMARY_SEPARATOR } from "../../server/admin/browser/list-marks";
 
-/** Where uploads go in the repository, and how content files name them (`images/photo.jpg`). */
+/**
+ * Where uploads go in the repository, and how content files name them (`images/photo.jpg`): the
+ * media library holds this folder only (the local editor's API refuses media elsewhere).
+ */
 export const MEDIA_FOLDER = "content/images";
 /** Relative: a content file names its images `images/<file>`, as the content build expects. */
 export const PUBLIC_FOLDER = "images";
@@ -34,6 +38,8 @@ export interface DecapField {
 export interface DecapCollection {
   name: string;
   label: string;
+  label_singular?: string;
+  summary?: string;
   folder?: string;
   create?: boolean;
   slug?: string;
@@ -216,6 +222,8 @@ function collectionOf(collection: ContentCollection): DecapCollection {
   return {
     name: collection.name,
     label: collection.label,
+    ...(collection.labelSingular ? { label_singular: collection.labelSingular } : {}),
+    ...summaryOf(collection),
     folder: `content/${collection.name}`,
     create: true,
     slug: "{{slug}}",
@@ -223,6 +231,17 @@ function collectionOf(collection: ContentCollection): DecapCollection {
     format: collection.format === "markdown" ? "frontmatter" : "yml",
     fields,
   };
+}
+
+/**
+ * A page collection's list summary: the title, then `published` and `date` after an invisible
+ * separator, which /admin's page script turns into marks ("Unpublished", "Scheduled for …"):
+ * Decap's templates can neither compare dates nor tell an unset `published` from `false`.
+ */
+function summaryOf(collection: ContentCollection): { summary?: string } {
+  const { shape } = collection.schema;
+  if (!("title" in shape && "published" in shape && "date" in shape)) return {};
+  return { summary: ["{{title}}", "{{published}}", "{{date}}"].join(SUMMARY_SEPARATOR) };
 }
 
 /** Decap's configuration for these collections, without its backend. */

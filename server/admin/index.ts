@@ -1,30 +1,36 @@
 /**
  * /admin: Decap CMS, the content editor, served by this server (docs/decisions/037-decap-cms.md).
  * The page, its configuration (the collections made at build time, build/admin/config.json, plus
- * the backend from the environment), Decap's bundle (copied into build/admin/ by
- * scripts/build-media.ts) and the GitHub sign-in's handshake. Everything under /admin is
- * `no-store` and `noindex`; only the page runs under /admin's own policy, so no public page is
- * touched by it. Off (not configured), every path under /admin answers a short 503 and nothing else.
+ * the backend from the environment), Decap's bundle and the page's own script (written into
+ * build/admin/ by scripts/build-media.ts), the previews rendered by the site (./preview) and the
+ * GitHub sign-in's handshake. Everything under /admin is `no-store` and `noindex`; only the page
+ * runs under /admin's own policy, so no public page is touched by it. Off (not configured), every
+ * path under /admin answers a short 503 and nothing else.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import express, { type Request, type Router } from "express";
+import type { EditorPreview } from "~/editor-preview/render.server";
 import type { Env } from "~/env.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import type { LimitStore } from "~/http/limits.server";
 import { adminContentSecurityPolicy } from "~/http/security.server";
+import { createEditorCheck } from "./github-editor";
 import { createLocalEditorApi } from "./local-editor/api";
 import type { DecapRequestRules } from "./local-editor/decap-request";
 import { type LocalEditorOrigin, refusalOfHost } from "./local-editor/request-origin";
 import { createOAuthHandlers } from "./oauth";
+import { createPreview, type PreviewAccess } from "./preview";
 import { createSignInLimits } from "./sign-in-limits";
 
 export interface AdminOptions {
   env: Env;
   /** build/admin: Decap's bundle and config.json. */
   dir: string;
-  /** The site's stylesheets, for the editor's previews (the root route's links). */
+  /** The site's stylesheets, for Decap's own panes (the root route's links). */
   stylesheets: () => string[];
+  /** The server build's preview renderer (app/editor-preview), undefined while there is no build. */
+  editorPreview: () => EditorPreview | undefined;
   /** Whether SITE_URL was set to a valid origin (~/env.server's siteUrlGiven): GitHub's sign-in returns there. */
   siteUrlGiven: boolean;
   /** Where the sign-in limits count: the database's store with DATABASE_URL, memory otherwise. */
@@ -34,17 +40,27 @@ export interface AdminOptions {
   log?: (line: string) => void;
 }
 
-/** Read by Decap at start: it registers the site's stylesheet for previews. */
-const ADMIN_SCRIPT = `/* /admin: previews with the site's own styles. */
-document.querySelectorAll('meta[name="cms-preview-style"]').forEach(function (meta) {
-  window.CMS.registerPreviewStyle(meta.content);
-});
-`;
-
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-function adminPage(stylesheets: string[]): string {
+/** What the page's script (build/admin/admin.js) reads: the stylesheets, and where and for which collections to ask for previews. */
+interface PageSettings {
+  stylesheets: string[];
+  previewCollections: readonly string[];
+  /** The local editor's run token, which the preview sends as /admin/api/v1's calls do. */
+  previewToken: string | undefined;
+}
+
+const metaTag = (name: string, content: string) =>
+  `<meta name="${name}" content="${escapeAttribute(content)}">`;
+
+function adminPage({ stylesheets, previewCollections, previewToken }: PageSettings): string {
+  const settings = [
+    ...stylesheets.map((href) => metaTag("cms-preview-style", href)),
+    metaTag("cms-preview-url", "/admin/preview"),
+    metaTag("cms-preview-collections", previewCollections.join(" ")),
+    ...(previewToken === undefined ? [] : [metaTag("cms-preview-token", previewToken)]),
+  ];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -53,7 +69,7 @@ function adminPage(stylesheets: string[]): string {
 <meta name="robots" content="noindex, nofollow">
 <title>Content editor</title>
 <link href="/admin/config.yml" type="text/yaml" rel="cms-config-url">
-${stylesheets.map((href) => `<meta name="cms-preview-style" content="${escapeAttribute(href)}">`).join("\n")}
+${settings.join("\n")}
 </head>
 <body>
 <script src="/admin/decap-cms.js"></script>
@@ -110,6 +126,7 @@ export function createAdmin({
   env,
   dir,
   stylesheets,
+  editorPreview,
   siteUrlGiven,
   limitStore,
   clientOf,
@@ -148,10 +165,16 @@ export function createAdmin({
     response.setHeader("Content-Security-Policy", adminContentSecurityPolicy(env.CMS_GITHUB_API_ROOT));
     // The sign-in window navigates to GitHub and back: it must keep its opener, this page.
     response.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
-    response.type("html").send(adminPage(stylesheets()));
+    response.type("html").send(
+      adminPage({
+        stylesheets: stylesheets(),
+        previewCollections: editorPreview()?.collections ?? [],
+        previewToken: local?.token,
+      }),
+    );
   });
 
-  router.get("/config.yml", (_request, response) => {
+  router.get("/config.yml", (request, response) => {
     const file = join(dir, "config.json");
     if (!existsSync(file)) {
       log("admin: build/admin/config.json is missing: run `npm run build`");
@@ -161,18 +184,11 @@ export function createAdmin({
         .send("The content editor's configuration is not built.\n");
     }
     const collections = JSON.parse(readFileSync(file, "utf8")) as object;
-    const config = {
-      ...backendOf(env, local),
-      site_url: env.SITE_URL,
-      display_url: env.SITE_URL,
-      ...collections,
-    };
+    // The site link: SITE_URL, or without it the site this very server is (`npm start` on another port).
+    const site = siteUrlGiven ? env.SITE_URL : `${request.protocol}://${request.headers.host}`;
+    const config = { ...backendOf(env, local), site_url: site, display_url: site, ...collections };
     // JSON is YAML: Decap parses it as its config.yml.
     response.type("text/yaml").send(`${JSON.stringify(config, null, 2)}\n`);
-  });
-
-  router.get("/admin.js", (_request, response) => {
-    response.type("text/javascript").send(ADMIN_SCRIPT);
   });
 
   if (local && env.CMS_LOCAL_SOCKET && env.CMS_LOCAL_REPOSITORY) {
@@ -195,6 +211,21 @@ export function createAdmin({
       }),
     );
   }
+
+  const previewAccess: PreviewAccess = local
+    ? { kind: "local", local }
+    : {
+        kind: "github",
+        origin: siteUrlGiven ? new URL(env.SITE_URL).origin : undefined,
+        isEditor: createEditorCheck({
+          apiRoot: env.CMS_GITHUB_API_ROOT,
+          repo: env.CMS_GITHUB_REPO ?? "",
+          limitStore,
+          log,
+        }),
+        clientOf,
+      };
+  router.use("/preview", createPreview({ access: previewAccess, renderer: editorPreview, log }));
 
   const oauth = createOAuthHandlers({ env, log, limits: createSignInLimits(limitStore), clientOf });
   router.get("/auth", oauth.auth);

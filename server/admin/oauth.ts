@@ -29,10 +29,8 @@ export function loggedValue(value: string): string {
   );
 }
 
-/** The body of GitHub's answer as JSON, read up to MAX_ANSWER_BYTES; undefined when it is not JSON or longer. */
-async function answerBody(
-  answer: globalThis.Response,
-): Promise<{ access_token?: unknown; error?: unknown } | undefined> {
+/** The body of GitHub's answer as a JSON object, read up to MAX_ANSWER_BYTES; undefined when it is not one or longer. */
+export async function answerBody(answer: globalThis.Response): Promise<Record<string, unknown> | undefined> {
   const reader = answer.body?.getReader();
   if (!reader) return undefined;
   const chunks: Uint8Array[] = [];
@@ -49,7 +47,7 @@ async function answerBody(
   }
   try {
     const body: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    return typeof body === "object" && body !== null ? body : undefined;
+    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

@@ -1,40 +1,22 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { axeViolations, revealEverything } from "../support/axe-audit";
 import { pageSendsBundle } from "../support/bundle-routes";
 import { expect, test } from "../support/fixtures";
 import { expectSameAsWithoutJavaScript, serveWithoutScripts } from "../support/no-script-page";
 import { scrollYAtRest } from "../support/scroll";
 
-const routes = ["/", "/terms-conditions", "/privacy-policy", "/cookie-policy", "/no-such-page"];
+const routes = [
+  "/",
+  "/terms-conditions",
+  "/privacy-policy",
+  "/cookie-policy",
+  "/privacy/withdraw",
+  "/privacy/withdraw?lang=hi",
+  "/no-such-page",
+];
 const viewports = [
   { width: 1280, height: 800 },
   { width: 375, height: 812 },
 ];
-
-/**
- * With JavaScript, sections fade in as they scroll into view; axe measures colours as they are
- * at that instant, so a section caught mid-fade reads as low contrast and one not yet revealed
- * is skipped as invisible. Audit what a reader sees: scroll through the page so every section
- * is revealed, then wait until no transition runs.
- */
-async function revealEverything(page: Page) {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight / 2) {
-      window.scrollTo({ top: y, behavior: "instant" });
-      await frame();
-      await frame();
-    }
-    window.scrollTo({ top: 0, behavior: "instant" });
-    await frame();
-  });
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((animation) => !(animation instanceof CSSTransition) || animation.playState === "finished"),
-  );
-  expect(await page.locator(".reveal:not(.reveal-shown)").count(), "sections left unrevealed").toBe(0);
-}
 
 for (const javaScriptEnabled of [true, false]) {
   test.describe(javaScriptEnabled ? "with JavaScript" : "without JavaScript", () => {
@@ -56,12 +38,7 @@ for (const javaScriptEnabled of [true, false]) {
           }
           await page.waitForLoadState("networkidle");
           if (javaScriptEnabled) await revealEverything(page);
-          const results = await new AxeBuilder({ page }).analyze();
-          const summary = results.violations.map(
-            (violation) =>
-              `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-          );
-          expect(summary).toEqual([]);
+          expect(await axeViolations(page)).toEqual([]);
         });
       }
     }

@@ -1,25 +1,20 @@
 import { execFileSync } from "node:child_process";
-import {
-  appendFileSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { splitFrontMatter } from "../../scripts/lib/content/front-matter";
 import { readYamlData } from "../../scripts/lib/content/yaml-data";
 import { DEFAULT_CONTENT_BRANCH, prepareContentWorktree } from "../../scripts/lib/content-worktree";
-import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 import { expect, test } from "../support/fixtures";
-import { type RunningLocalEditor, startLocalEditor } from "../support/local-editor";
+import {
+  copyCheckout,
+  git,
+  gitIdentity,
+  type RunningLocalEditor,
+  startLocalEditor,
+} from "../support/local-editor";
 import { type RunningServer, startServer } from "../support/server-process";
 
 // The site and decap-server are started by the test as `npm run content` starts them
@@ -31,56 +26,19 @@ import { type RunningServer, startServer } from "../support/server-process";
 // site is on an origin of its own, not the fixture's. The editor's preview asks
 // the site for an upload by its public path (images/…), which only the build publishes: a 404
 // there is the preview's placeholder, not a fault. decap-server answers 404 to "the draft of this
-// entry" while the entry has none: that is how Decap learns an entry is not a draft.
+// entry" while the entry has none: that is how Decap learns an entry is not a draft. The preview's
+// frame runs no script, so the test's own listener (tests/support/fixtures.ts) is refused there.
 test.use({
   allowedProblems: [
-    /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/(?:admin\/)?images\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/admin\/api\/v1\?token=[\w-]+$/,
+    /^request to another origin: http:\/\/127\.0\.0\.1:\d+\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/(?:admin\/)?images\/|^HTTP 404 http:\/\/127\.0\.0\.1:\d+\/admin\/api\/v1\?token=[\w-]+$|^console error: Blocked script execution in 'about:(?:blank|srcdoc)' because the document's frame is sandboxed and the 'allow-scripts' permission is not set\.$/,
   ],
 });
 
-const project = process.cwd();
 let checkout: string;
 let worktree: string;
 let editor: RunningLocalEditor;
 let server: RunningServer;
 let built: RunningServer | undefined;
-
-/**
- * A copy of the checkout's tracked files as they are in the working tree, with its node_modules
- * linked, and the tests' own content as its content/ (an edit to content/ cannot fail the test).
- */
-function copyCheckout(): string {
-  const dir = mkdtempSync(join(tmpdir(), "content-repo-"));
-  const files = execFileSync("git", ["ls-files", "-z"], { cwd: project, encoding: "utf8" }).split("\0");
-  for (const file of files.filter((name) => name && existsSync(join(project, name)))) {
-    const to = file.startsWith("content/") ? null : file.replace(`${FIXTURE_CONTENT_DIR}/`, "content/");
-    if (to === null) continue;
-    mkdirSync(dirname(join(dir, to)), { recursive: true });
-    copyFileSync(join(project, file), join(dir, to));
-  }
-  symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
-  git(dir, "init", "--quiet", "--initial-branch=main");
-  git(dir, "add", "--all");
-  git(dir, "commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", "The site");
-  return dir;
-}
-
-/** A throwaway identity: decap-server commits drafts as whoever runs it. */
-const gitIdentity = {
-  GIT_AUTHOR_NAME: "Content editor",
-  GIT_AUTHOR_EMAIL: "editor@example.test",
-  GIT_COMMITTER_NAME: "Content editor",
-  GIT_COMMITTER_EMAIL: "editor@example.test",
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, ...gitIdentity },
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
-}
 
 /** Decap's Workflow view, loaded afresh (the local backend's sign-in is kept in the browser). */
 async function openWorkflow(page: Page, url: string): Promise<void> {
@@ -146,6 +104,17 @@ test("an editor adds a case study with a photo in /admin as a draft, moves it to
   await page.getByLabel("Date", { exact: true }).fill("2026-11-20");
   await page.locator('[data-slate-editor="true"]').click();
   await page.keyboard.type("Ledgerly's accountants closed each month by hand.");
+  // The preview is the page already, with the photo the build has not made yet shown from the
+  // editor's own copy of the upload, whole.
+  const preview = page
+    .frameLocator("iframe#preview-pane")
+    .frameLocator('iframe[title="Preview of the page"]');
+  await expect(preview.getByRole("heading", { level: 1 })).toHaveText("Ledgerly closes the books in a day");
+  const previewCover = preview.getByRole("img", { name: "Ledgerly's team at their desks in Pune" });
+  await expect(previewCover).toHaveAttribute("src", /^blob:/);
+  await expect
+    .poll(() => previewCover.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+    .toBe(2400);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Changes saved")).toBeVisible();
   await expect(page.getByRole("button", { name: /^Status: Draft/ })).toBeVisible();

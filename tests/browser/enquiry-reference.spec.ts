@@ -104,7 +104,9 @@ for (const javaScriptEnabled of [true, false]) {
       await fillEnquiry(page, values);
       await enquiryForm(page).submit.click();
       await expect(enquiryForm(page).notice).toHaveText(NOTICE.sent);
-      await expect(referenceLine(page)).toHaveText(/^Your reference: NRM-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+      await expect(referenceLine(page)).toHaveText(/^Your reference: NRM-[0-9A-Z]{4}-[0-9A-Z]{4}\b/);
+      // With a line on how to withdraw with it, which leads to the withdrawal page.
+      await expect(referenceLine(page).getByRole("link")).toHaveAttribute("href", "/privacy/withdraw");
       const shown = (await referenceLine(page).locator("strong").textContent()) ?? "";
       expect(shown).toMatch(REFERENCE);
       // With JavaScript the page stays where the sender clicked Submit: the line is below it.
@@ -121,7 +123,7 @@ for (const javaScriptEnabled of [true, false]) {
       } else {
         // The notice hides after 6 s; the reference stays until the next enquiry, selectable.
         await expect(enquiryForm(page).notice).toBeEmpty({ timeout: 20_000 });
-        await expect(referenceLine(page)).toHaveText(`Your reference: ${shown}`);
+        await expect(referenceLine(page)).toContainText(`Your reference: ${shown}`);
         await referenceLine(page).locator("strong").click();
         expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(shown);
         expect(page.url()).not.toContain("enquiry=");

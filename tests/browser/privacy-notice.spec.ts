@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { PRIVACY_NOTICE_VERSION } from "../../app/privacy-notice";
+import { privacyNoticeEnglish } from "../../app/privacy-notice/en";
 import { enquiryForm, fillEnquiry, NOTICE, validEnquiry, waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
 import { settledLayoutShift } from "../support/layout-shift";
@@ -107,7 +108,16 @@ for (const javaScriptEnabled of [true, false]) {
         if (javaScriptEnabled) await waitForHydration(page);
         const { english } = privacyNotice(page);
         await english.scrollIntoViewIfNeeded();
-        const erase = english.getByRole("link", { name: "withdraw your consent and have your data erased" });
+        // The links' labels, read from the notice's text.
+        const label = (target: string) =>
+          new RegExp(`\\[([^\\]]+)\\]\\(${target}\\)`).exec(privacyNoticeEnglish.items.rights.text)?.[1] ??
+          "";
+        await expect(english.getByRole("link", { name: label("withdraw") })).toHaveAttribute(
+          "href",
+          "/privacy/withdraw",
+        );
+        await expect(privacyNotice(page).hindi.locator('a[href="/privacy/withdraw?lang=hi"]')).toHaveCount(1);
+        const erase = english.getByRole("link", { name: label("erase"), exact: true });
         const mail = new URL((await erase.getAttribute("href")) ?? "");
         expect(mail.protocol + mail.pathname).toBe("mailto:privacy@nirmaan.digital");
         expect(mail.searchParams.get("subject")).toBe("Withdraw my consent and erase my data");

@@ -1,16 +1,13 @@
 import { createHash } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { siteRoutes } from "../../bench/lib/site-routes";
-import { BUNDLED_PAGES } from "../support/bundle-routes";
+import { BUNDLED_PAGES, documentSendsBundle } from "../support/bundle-routes";
 import { expect, test } from "../support/fixtures";
 import { expectSameAsWithoutJavaScript } from "../support/no-script-page";
 
 /** Every page of app/routes, as Remix reads the folder: a page added later is checked unlisted. */
 const pages = (await siteRoutes(process.cwd())).filter((route) => route.page).map((route) => route.path);
 const withoutBundle = pages.filter((path) => !BUNDLED_PAGES.includes(path));
-
-/** A reference to the app's JavaScript in a document: a module preload, an import, an inert one. */
-const BUNDLE_REFERENCE = /\/build\/[^"'\s]+\.js\b|__remixContext/;
 
 test.use({ allowedProblems: [/^HTTP 404 .*\/no-such-page/] });
 
@@ -21,7 +18,7 @@ test("only the pages with interactive parts send a script bundle", async ({ requ
   for (const path of pages) {
     const html = await (await request.get(path)).text();
     expect(html).toContain("</html>");
-    if (BUNDLE_REFERENCE.test(html)) sending.push(path);
+    if (documentSendsBundle(html)) sending.push(path);
   }
   // A page that starts to send one must be listed in tests/support/bundle-routes.ts, on purpose.
   expect(sending, "the pages whose document references the app's JavaScript").toEqual([...BUNDLED_PAGES]);

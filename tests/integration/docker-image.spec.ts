@@ -257,6 +257,45 @@ test("the image's files, installed and started as its CMD starts them, serve the
       server.process.kill("SIGTERM");
       expect(await exited, server.output()).toEqual([0, null]);
       expect(server.output()).not.toContain("shutdown: still busy");
+
+      // /admin's previews render Markdown on the server, with packages the image installs itself.
+      const port = await freePort();
+      const origin = `http://127.0.0.1:${port}`;
+      const token = "docker-image-preview-token-0123456789";
+      const editing = await startServer({
+        cwd: folder,
+        command: [serverNode, ...rest],
+        port,
+        env: {
+          ...runtimeEnv,
+          SITE_URL: origin,
+          CMS_LOCAL_SOCKET: join(folder, "no-decap.sock"),
+          CMS_LOCAL_TOKEN: token,
+          CMS_LOCAL_REPOSITORY: folder,
+        },
+      });
+      try {
+        const preview = await fetch(`${origin}/admin/preview/insights?token=${token}`, {
+          method: "POST",
+          headers: { Origin: origin, "Content-Type": "application/json" },
+          body: JSON.stringify({
+            slug: "in-the-image",
+            data: {
+              title: "In the image",
+              description: "A preview.",
+              author: "The test",
+              date: "2026-11-20",
+              body: "Some **bold** words.\n\n```js\nconst x = 1;\n```",
+            },
+          }),
+        });
+        expect(preview.status, editing.output()).toBe(200);
+        const { html: previewHtml } = (await preview.json()) as { html: string };
+        expect(previewHtml).toContain("<p>Some <strong>bold</strong> words.</p>");
+        expect(previewHtml).toContain('<span class="hljs-keyword">const</span>');
+      } finally {
+        await editing.stop();
+      }
     } finally {
       await server.stop();
     }

@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { cloneHead } from "../support/clone";
 import { startServer } from "../support/server-process";
 
 // README's first command, `npm install && npm start`, on a clone: only what is committed (no
@@ -16,17 +15,7 @@ const BUILD_MS = 15 * 60_000;
 
 let clone: string;
 test.beforeEach(() => {
-  clone = mkdtempSync(join(tmpdir(), "fresh-clone-"));
-  // safe.directory: a clone by one user of a checkout owned by another (root in CI, or the reverse).
-  execFileSync("git", ["-c", `safe.directory=${root}`, "clone", "--quiet", root, clone]);
-  // A folder of the clone's own with a link per package (not the tools' dot folders): what the
-  // build writes there (Vite's .vite-temp) stays in the clone, so it builds when this checkout's
-  // node_modules is not the tester's to write.
-  mkdirSync(join(clone, "node_modules"));
-  for (const entry of readdirSync(join(root, "node_modules"))) {
-    if (!entry.startsWith("."))
-      symlinkSync(join(root, "node_modules", entry), join(clone, "node_modules", entry));
-  }
+  clone = cloneHead(root, "fresh-clone-");
 });
 test.afterEach(() => {
   rmSync(clone, { recursive: true, force: true });

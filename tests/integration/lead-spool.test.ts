@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "~/db/database.server";
+import { readMigrations } from "~/db/migrations.server";
 import type { DeliveryResult } from "~/destinations/destination";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import { type Lead, leadFileName, newLead } from "~/leads/lead";
@@ -142,6 +143,29 @@ describe("the lead spool", () => {
     expect(await spool.count()).toBe(0);
   });
 
+  it("holds a lead once by its id: the same enquiry spooled again writes nothing", async () => {
+    const root = await dataFolder();
+    const spool = createLeadSpool({ folder: spoolFolder(root), log: () => {} });
+    const first = leadOf("Asha Rao", new Date("2026-11-01T10:00:00Z"));
+    expect(await spool.put(first)).toBe(true);
+    expect(await spool.put({ ...first, receivedAt: "2026-11-01T10:00:05.000Z" })).toBe(false);
+    expect(await readdir(spool.folder)).toEqual([leadFileName(first)]);
+  });
+
+  it("holds exactly its limit when many leads are spooled at once", async () => {
+    const root = await dataFolder();
+    const spool = createLeadSpool({ folder: spoolFolder(root), maxLeads: 10, log: () => {} });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, index) => spool.put(leadOf(`At once ${index}`))),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(10);
+    const refused = outcomes.filter((outcome) => outcome.status === "rejected");
+    expect(refused).toHaveLength(30);
+    for (const outcome of refused) expect(outcome.reason).toBeInstanceOf(SpoolFullError);
+    expect(await readdir(spool.folder)).toHaveLength(10);
+    expect(await spool.count()).toBe(10);
+  });
+
   it("stops a round when the database refuses, the leads left waiting, and is bounded in size", async () => {
     const root = await dataFolder();
     const spool = createLeadSpool({ folder: spoolFolder(root), maxLeads: 2, log: () => {} });
@@ -154,6 +178,100 @@ describe("the lead spool", () => {
     }, isLeadOwnError);
     expect(round).toEqual({ moved: 0, waiting: 2, error: refused });
     expect(await spool.count()).toBe(2);
+  });
+});
+
+describe("an enquiry's one identity (docs/decisions/045-one-identity-per-enquiry.md)", () => {
+  const config = (root: string, secret: string | undefined) => ({
+    ENQUIRY_STORE_DIR: root,
+    ENQUIRY_SEND_INTERVAL_MS: 50,
+    ENQUIRY_RETENTION_DAYS: 90,
+    ENQUIRY_SPAM_RETENTION_DAYS: 30,
+    NOTICE_SECRET: secret,
+  });
+  const SECRET = "one-secret-for-both-servers-0123456789";
+
+  /** A service on `database` (or the data folder alone), whose direct senders record the ids they take. */
+  function serviceWith(root: string, database: Database | null, secret: string | undefined = SECRET) {
+    const sent: string[] = [];
+    const lines: string[] = [];
+    const ok = async (lead: Lead): Promise<DeliveryResult> => {
+      sent.push(lead.id);
+      return { ok: true };
+    };
+    const service = createLeadService(
+      config(root, secret),
+      { routes: { emailjs: async () => ({ ok: true }) }, direct: { emailjs: ok } },
+      database,
+      (line) => lines.push(line),
+    );
+    cleanups.push(() => service.stop());
+    return { service, sent, lines };
+  }
+
+  it("two servers with one NOTICE_SECRET give the same enquiry one id, which the database stores once", async () => {
+    const database = await newDatabase();
+    const a = serviceWith(await dataFolder(), database);
+    const b = serviceWith(await dataFolder(), database);
+    const first = await a.service.keep(enquiry("Asha Rao"));
+    const again = await b.service.keep(enquiry("Asha Rao"));
+    expect(first).toEqual({ kind: "stored", id: expect.any(String), duplicate: false });
+    expect(again).toEqual({ kind: "stored", id: first.kind === "stored" ? first.id : "", duplicate: true });
+    expect(await rowsOf(database)).toEqual([{ name: "Asha Rao", deliveries: 0 }]);
+    // Another enquiry, or another secret, is another id.
+    const other = await a.service.keep(enquiry("Ravi Iyer"));
+    const elsewhere = await serviceWith(
+      await dataFolder(),
+      database,
+      "another-secret-0123456789abcdef",
+    ).service.keep(enquiry("Asha Rao"));
+    expect(
+      new Set([first, other, elsewhere].map((kept) => (kept.kind === "stored" ? kept.id : ""))),
+    ).toHaveProperty("size", 3);
+  });
+
+  it("an enquiry whose lead was erased is kept again as a new lead, under a new id", async () => {
+    const database = await newDatabase();
+    const { service } = serviceWith(await dataFolder(), database);
+    const first = await service.keep(enquiry("Asha Rao"));
+    if (first.kind !== "stored") throw new Error(JSON.stringify(first));
+    await eraseLeadRow(database, first.id, new Date());
+    const again = await service.keep(enquiry("Asha Rao"));
+    expect(again).toEqual({ kind: "stored", id: expect.any(String), duplicate: false });
+    expect(again.kind === "stored" && again.id).not.toBe(first.id);
+    expect(await rowsOf(database)).toHaveLength(1);
+  });
+
+  it("without a database, the data folder keeps the same enquiry once", async () => {
+    const root = await dataFolder();
+    const { service } = serviceWith(root, null);
+    const first = await service.keep(enquiry("Asha Rao"));
+    const again = await service.keep(enquiry("Asha Rao"));
+    expect(again).toEqual({ ...first, duplicate: true });
+    expect(await readdir(join(root, "leads"))).toHaveLength(1);
+  });
+
+  it("an insert the visitor stopped waiting for is rolled back when it comes: a lead sent directly is never stored and sent again", async () => {
+    const url = await postgres.createDatabase();
+    const database = createDatabase({ url, poolSize: 1, migrations: readMigrations(), log: () => {} });
+    database.start();
+    await database.ready();
+    cleanups.push(() => database.stop());
+    const root = await dataFolder();
+    await writeFile(spoolFolder(root), "a file where the spool's folder must be");
+    const { service, sent } = serviceWith(root, database);
+    postgres.pause();
+    let kept: Awaited<ReturnType<typeof service.keep>>;
+    try {
+      kept = await service.keep(enquiry("Asha Rao"));
+    } finally {
+      postgres.resume();
+    }
+    if (kept.kind !== "sent") throw new Error(`not sent directly: ${JSON.stringify(kept)}`);
+    expect(sent).toEqual([kept.id]);
+    // The pool's one connection is free again once the given-up insert has its answer.
+    await database.query("SELECT 1");
+    expect(await rowsOf(database)).toEqual([]);
   });
 });
 
@@ -174,6 +292,7 @@ describe("the lead service with a database that does not answer", () => {
         ENQUIRY_SEND_INTERVAL_MS: 50,
         ENQUIRY_RETENTION_DAYS: 90,
         ENQUIRY_SPAM_RETENTION_DAYS: 30,
+        NOTICE_SECRET: undefined,
       },
       {
         routes: { emailjs: async () => answers.emailjs, webhook: async () => answers.webhook },
@@ -201,7 +320,7 @@ describe("the lead service with a database that does not answer", () => {
     const root = await dataFolder();
     const { service, sent, lines } = serviceOn(root, { emailjs: ok, webhook: ok });
     const kept = await service.keep(enquiry("Asha Rao"));
-    expect(kept).toEqual({ kind: "spooled", id: expect.any(String) });
+    expect(kept).toEqual({ kind: "spooled", id: expect.any(String), duplicate: false });
     expect(sent).toEqual([]);
     expect(await service.stillKeeps(kept.kind === "spooled" ? kept.id : "")).toBe(true);
     expect((await service.health()).leads.spooled).toBe(1);

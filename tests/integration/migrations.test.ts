@@ -92,6 +92,7 @@ describe("the migration files", () => {
       [4, "0004-lead-destinations.sql"],
       [5, "0005-privacy-notice-renderings.sql"],
       [6, "0006-vitals-campaign.sql"],
+      [7, "0007-withdrawals.sql"],
     ]);
     for (const migration of migrations) {
       expect(migration.checksum).toBe(sha256(join(MIGRATIONS_DIR, migration.file)));
@@ -131,7 +132,7 @@ describe("migrating", () => {
     const { database, lines } = startReplica(url);
     await database.ready();
     await database.stop();
-    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4, 5, 6"]);
+    expect(lines).toEqual(["database: applied migrations 1, 2, 3, 4, 5, 6, 7"]);
     expect((await recorded(url)).map(({ version, name, checksum }) => ({ version, name, checksum }))).toEqual(
       readMigrations().map(({ version, file, checksum }) => ({ version, name: file, checksum })),
     );
@@ -186,7 +187,7 @@ describe("a database migrated by the release before", () => {
     await database.stop();
     // The release before's migrations are adopted; this release's own (3 on) are applied.
     expect(lines).toEqual([
-      "database: applied migrations 3, 4, 5, 6",
+      "database: applied migrations 3, 4, 5, 6, 7",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     const after = await recorded(url);
@@ -245,7 +246,7 @@ describe("a database migrated by the release before", () => {
     await database.ready();
     await database.stop();
     expect(lines).toEqual([
-      "database: applied migrations 3, 4, 5, 6",
+      "database: applied migrations 3, 4, 5, 6, 7",
       "database: recorded the checksums of migrations 1, 2, applied by a release that kept none",
     ]);
     expect((await recorded(url)).map((row) => row.checksum)).toEqual(

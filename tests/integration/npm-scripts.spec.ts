@@ -83,6 +83,10 @@ for (const script of [
   "bench:replicas",
   "bench:export",
   "bench:content",
+  "bench:publish",
+  "bench:check-content",
+  "check:content",
+  "bench:withdraw",
   "content",
   "marketing-edits",
 ]) {

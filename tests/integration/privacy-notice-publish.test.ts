@@ -40,6 +40,12 @@ function copyOfTheArchive(): string {
 /** The archive's two files, byte for byte. */
 const filesIn = (dir: string) => [ARCHIVE_FILE, VERSION_FILE].map((file) => readFileSync(join(dir, file)));
 
+/** The day `days` after the current version's (a version is named by its day, `2026-11-26` or `2026-11-26-2`). */
+function dayAfterCurrent(days: number): string {
+  const current = Date.parse(`${PRIVACY_NOTICE_VERSION.slice(0, 10)}T00:00:00Z`);
+  return new Date(current + days * 24 * 60 * 60_000).toISOString().slice(0, 10);
+}
+
 /** The Hindi notice with one item reworded. */
 const rewordedHindi: PrivacyNoticeText = {
   ...privacyNoticeHindi,
@@ -60,55 +66,53 @@ describe("publishPrivacyNotice, on a copy of the archive", () => {
     const dir = copyOfTheArchive();
     const old = readPublished(dir);
     const texts = [privacyNoticeEnglish, rewordedHindi];
-    const outcome = publishPrivacyNotice({ texts, today: new Date("2026-12-03T23:30:00Z"), folder: dir });
+    const day = dayAfterCurrent(1);
+    const outcome = publishPrivacyNotice({ texts, today: new Date(`${day}T23:30:00Z`), folder: dir });
     const sha256 = Object.fromEntries(
       texts.map((text) => [text.language, privacyNoticeSha256(privacyNoticeTemplate(text))]),
     );
-    expect(outcome).toEqual({ published: true, version: "2026-12-03", sha256 });
+    expect(outcome).toEqual({ published: true, version: day, sha256 });
 
     const archive = readPublished(dir);
-    expect(publishedVersions(archive)).toEqual([...publishedVersions(old), "2026-12-03"]);
+    expect(publishedVersions(archive)).toEqual([...publishedVersions(old), day]);
     for (const version of publishedVersions(old)) expect(archive[version]).toEqual(old[version]);
-    expect(publishedPrivacyNotice(archive, "2026-12-03", "hi")).toBe(privacyNoticeTemplate(rewordedHindi));
-    expect(publishedPrivacyNotice(archive, "2026-12-03", "hi")).toContain(
-      "किसलिए: आपकी पूछताछ का जवाब देने के लिए।",
-    );
-    expect(publishedPrivacyNotice(archive, "2026-12-03", "en")).toBe(
+    expect(publishedPrivacyNotice(archive, day, "hi")).toBe(privacyNoticeTemplate(rewordedHindi));
+    expect(publishedPrivacyNotice(archive, day, "hi")).toContain("किसलिए: आपकी पूछताछ का जवाब देने के लिए।");
+    expect(publishedPrivacyNotice(archive, day, "en")).toBe(
       publishedPrivacyNotice(archive, PRIVACY_NOTICE_VERSION, "en"),
     );
-    expect(archive["2026-12-03"]?.hi?.sha256).not.toBe(archive[PRIVACY_NOTICE_VERSION]?.hi?.sha256);
-    expect(currentVersionIn(dir)).toBe("2026-12-03");
+    expect(archive[day]?.hi?.sha256).not.toBe(archive[PRIVACY_NOTICE_VERSION]?.hi?.sha256);
+    expect(currentVersionIn(dir)).toBe(day);
 
     const after = filesIn(dir);
-    expect(publishPrivacyNotice({ texts, today: new Date("2026-12-04"), folder: dir })).toEqual({
+    expect(publishPrivacyNotice({ texts, today: new Date(dayAfterCurrent(2)), folder: dir })).toEqual({
       published: false,
-      version: "2026-12-03",
+      version: day,
     });
     expect(filesIn(dir)).toEqual(after);
   });
 
   it("names a second version of the same day `-2`, and never dates one before the latest", () => {
     const dir = copyOfTheArchive();
-    const today = new Date("2026-12-03");
+    const day = dayAfterCurrent(2);
+    const today = new Date(day);
     publishPrivacyNotice({ texts: [privacyNoticeEnglish, rewordedHindi], today, folder: dir });
-    expect(publishPrivacyNotice({ texts: privacyNoticeTexts, today, folder: dir }).version).toBe(
-      "2026-12-03-2",
-    );
-    const behind = new Date("2026-12-01");
+    expect(publishPrivacyNotice({ texts: privacyNoticeTexts, today, folder: dir }).version).toBe(`${day}-2`);
+    const behind = new Date(dayAfterCurrent(1));
     expect(
       publishPrivacyNotice({ texts: [privacyNoticeEnglish, rewordedHindi], today: behind, folder: dir })
         .version,
-    ).toBe("2026-12-03-3");
-    expect(publishedVersions(readPublished(dir)).slice(-3)).toEqual([
-      "2026-12-03",
-      "2026-12-03-2",
-      "2026-12-03-3",
-    ]);
+    ).toBe(`${day}-3`);
+    expect(publishedVersions(readPublished(dir)).slice(-3)).toEqual([day, `${day}-2`, `${day}-3`]);
   });
 
   it("refuses, writing nothing, when a published text was edited", () => {
     const dir = copyOfTheArchive();
     const path = join(dir, ARCHIVE_FILE);
+    // The first version that says it, the oldest (the archive lists them oldest first).
+    const edited = publishedVersions(readPublished(dir)).find((version) =>
+      publishedPrivacyNotice(readPublished(dir), version, "en")?.includes("Who receives it: our team"),
+    );
     writeFileSync(
       path,
       readFileSync(path, "utf8").replace("Who receives it: our team", "Who receives it: the team"),
@@ -117,9 +121,7 @@ describe("publishPrivacyNotice, on a copy of the archive", () => {
     const publish = () =>
       publishPrivacyNotice({ texts: [privacyNoticeEnglish, rewordedHindi], today: new Date(), folder: dir });
     expect(publish).toThrow(PublishRefusedError);
-    expect(publish).toThrow(
-      `${path}: ${PRIVACY_NOTICE_VERSION} en: a published text no longer matches its SHA-256`,
-    );
+    expect(publish).toThrow(`${path}: ${edited} en: a published text no longer matches its SHA-256`);
     expect(filesIn(dir)).toEqual(before);
   });
 

@@ -2,7 +2,8 @@
  * A fake GitHub on a loopback address for /admin's sign-in: its authorisation page sends the
  * browser straight back with a code, its token endpoint trades that code for a token (or answers
  * a redirect, when told to), and its API, under /api/v3 as a GitHub Enterprise server's, records
- * who calls it with which token and answers 401. Also a bystander server that only records.
+ * who calls it with which token and answers 401, but the repository's permissions to the tokens
+ * it is told of (`repositories`). Also a bystander server that only records.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -36,6 +37,11 @@ export interface FakeGitHub {
   apiCalls: { path: string; authorization: string | undefined }[];
   /** Where the token endpoint sends its answer instead (307), when set. */
   redirectTokenTo?: string;
+  /**
+   * Tokens the API knows, with whether each may push to every repository it is asked about
+   * (`GET /api/v3/repos/<owner>/<name>` answers its permissions); any other token gets 401.
+   */
+  repositories: Map<string, { push: boolean }>;
   close: () => Promise<void>;
 }
 
@@ -44,6 +50,7 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
     exchanges: [],
     authorizations: [],
     apiCalls: [],
+    repositories: new Map(),
   } as unknown as FakeGitHub;
   fake.server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -86,6 +93,20 @@ export async function fakeGitHub(): Promise<FakeGitHub> {
         return;
       }
       fake.apiCalls.push({ path: url.pathname, authorization: request.headers.authorization });
+      const known = fake.repositories.get(
+        /^token (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "",
+      );
+      const repository = /^\/api\/v3\/repos\/([^/]+\/[^/]+)$/.exec(url.pathname)?.[1];
+      if (known && repository && request.method === "GET") {
+        response.writeHead(200, { ...cors, "Content-Type": "application/json" });
+        response.end(
+          JSON.stringify({
+            full_name: repository,
+            permissions: { admin: false, push: known.push, pull: true },
+          }),
+        );
+        return;
+      }
       response.writeHead(401, { ...cors, "Content-Type": "application/json" });
       response.end(JSON.stringify({ message: "Bad credentials" }));
       return;

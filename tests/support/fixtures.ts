@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { expect, test as playwright } from "@playwright/test";
 import { nodeBinaryPath } from "./node-line";
+import { watchPageProblems } from "./page-problems";
 
 export interface NodeLineOptions {
   /** The Node line process-level tests start the server on: "current" (this one) or a major version. */
@@ -32,39 +33,18 @@ export interface ProblemOptions {
 }
 
 /**
- * The page every browser test uses: it fails the test on any Content-Security-Policy
- * violation, uncaught page error, console error, failed response or request to another
- * origin that the test did not declare in `allowedProblems`.
+ * The page every browser test uses: it fails the test on any problem of
+ * ./page-problems.ts (a Content-Security-Policy violation, an uncaught page error, a console
+ * error, a failed response, a request to another origin) that the test did not declare in
+ * `allowedProblems`.
  */
 export const test = base.extend<ProblemOptions & { pageProblems: string[] }>({
   allowedProblems: [[], { option: true }],
   pageProblems: [
     async ({ page, baseURL, allowedProblems }, use) => {
       const problems: string[] = [];
-      const record = (line: string) => {
+      await watchPageProblems(page, new URL(baseURL ?? "http://127.0.0.1").origin, (line) => {
         if (!allowedProblems.some((pattern) => pattern.test(line))) problems.push(line);
-      };
-      const origin = new URL(baseURL ?? "http://127.0.0.1").origin;
-      page.on("pageerror", (error) => record(`page error: ${error.message}`));
-      page.on("console", (message) => {
-        const text = message.text();
-        // A failed response is recorded below with its URL; the console line has none.
-        if (message.type() === "error" && !text.startsWith("Failed to load resource")) {
-          record(`console error: ${text}`);
-        }
-      });
-      page.on("response", (response) => {
-        if (response.status() >= 400) record(`HTTP ${response.status()} ${response.url()}`);
-      });
-      page.on("request", (request) => {
-        const url = request.url();
-        if (/^(data|blob|about):/.test(url)) return;
-        if (new URL(url).origin !== origin) record(`request to another origin: ${url}`);
-      });
-      await page.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (event) => {
-          console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
-        });
       });
       await use(problems);
       expect(problems, "the page reported problems").toEqual([]);

@@ -1,6 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -27,6 +36,12 @@ export interface TestPostgres {
   ): Promise<Row[]>;
   /** Stops the server (clients see their connections end); `start()` brings it back on the same port. */
   stop(): Promise<void>;
+  /**
+   * Freezes the server and its backends (SIGSTOP, as a stalled host or a long pause does):
+   * connections stay open and every statement waits, until `resume()`.
+   */
+  pause(): void;
+  resume(): void;
   start(): Promise<void>;
   /** Stops it for good and removes its data. */
   dispose(): Promise<void>;
@@ -117,6 +132,16 @@ export async function startPostgres(name = "pg", options: PostgresOptions = {}):
     },
     sql,
     stop,
+    pause() {
+      if (!server?.pid) return;
+      // The postmaster first, so no backend is forked after its children are read.
+      process.kill(server.pid, "SIGSTOP");
+      for (const pid of childrenOf(server.pid)) process.kill(pid, "SIGSTOP");
+    },
+    resume() {
+      if (server?.pid)
+        for (const pid of [server.pid, ...childrenOf(server.pid)]) process.kill(pid, "SIGCONT");
+    },
     async start() {
       if (server) return;
       server = await launch();
@@ -200,6 +225,22 @@ async function serve(program: string, args: string[], user: User | undefined): P
   });
   await ready;
   return child;
+}
+
+/** The processes whose parent is `pid` (PostgreSQL's backends and workers), read from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // `pid (comm) state ppid …`: the command may hold spaces and parentheses, so read after the last ')'.
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 async function stopServer(server: ChildProcess): Promise<void> {

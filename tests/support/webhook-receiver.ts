@@ -18,6 +18,8 @@ export interface ReceivedRequest {
   body: string;
   /** The request's size on the wire: request line, headers and body, in bytes. */
   bytes: number;
+  /** When its body had arrived (ms since the epoch). */
+  receivedAt: number;
   /** With a secret: whether `Webhook#verify` took it, and if not, why. */
   verified?: boolean;
   verifyError?: string;
@@ -68,6 +70,7 @@ export async function startWebhookReceiver(
       headers,
       body,
       bytes: headBytes(request) + Buffer.byteLength(body),
+      receivedAt: Date.now(),
     };
     if (verifier) {
       try {

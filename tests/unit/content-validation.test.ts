@@ -34,7 +34,7 @@ const article = (front: string, body = "A body of words.") =>
 
 describe("the content build's validation", () => {
   test("the tests' content is valid, read from the folder it is given", async () => {
-    const { faults, content } = await loadContent(repository, join(repository, FIXTURE_CONTENT_DIR));
+    const { faults, content } = await loadContent(repository, { dir: join(repository, FIXTURE_CONTENT_DIR) });
     expect(faults.map(formatFault)).toEqual([]);
     expect(content.home).toHaveLength(1);
     expect(content["case-studies"][0]?.file).toMatch(/^tests\/fixtures\/content\/case-studies\//);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { defineCollection } from "~/content/collections/collection";
 import { decapConfigOf } from "../../scripts/admin/decap-config";
+import { markedSummary, SUMMARY_SEPARATOR } from "../../server/admin/browser/list-marks";
 
 const projects = defineCollection({
   name: "projects",
@@ -90,6 +91,39 @@ describe("decapConfigOf", () => {
       },
       { name: "body", label: "Story", widget: "markdown" },
     ]);
+  });
+
+  it("names a new entry by its singular (the button reads New <singular>), and keeps no media folder of its own", () => {
+    const articles = defineCollection({
+      ...projects,
+      name: "articles",
+      label: "Insights",
+      labelSingular: "article",
+    });
+    const [collection] = decapConfigOf([articles]).collections;
+    expect(collection).toMatchObject({ label: "Insights", label_singular: "article" });
+    expect(collection).not.toHaveProperty("media_folder");
+    expect(collection).not.toHaveProperty("public_folder");
+    expect(decapConfigOf([projects]).collections[0]).not.toHaveProperty("label_singular");
+  });
+
+  it("gives a page collection (title, published, date) a summary its list marks unpublished and scheduled entries by", () => {
+    const pages = defineCollection({
+      ...projects,
+      schema: projects.schema.extend({ published: z.boolean().default(true) }),
+    });
+    const summary = decapConfigOf([pages]).collections[0]?.summary ?? "";
+    expect(summary).toBe(["{{title}}", "{{published}}", "{{date}}"].join(SUMMARY_SEPARATOR));
+    expect(decapConfigOf([projects]).collections[0]).not.toHaveProperty("summary");
+    // What Decap makes of it for four entries, marked on 2026-12-06.
+    const decap = (published: string, date: string) =>
+      summary.replace("{{title}}", "Ledgerly").replace("{{published}}", published).replace("{{date}}", date);
+    expect(markedSummary(decap("", "2026-11-20"), "2026-12-06")).toBe("Ledgerly");
+    expect(markedSummary(decap("true", "2026-12-06"), "2026-12-06")).toBe("Ledgerly");
+    expect(markedSummary(decap("false", "2026-11-20"), "2026-12-06")).toBe("Ledgerly · Unpublished");
+    expect(markedSummary(decap("false", "2027-01-15"), "2026-12-06")).toBe(
+      "Ledgerly · Unpublished · Scheduled for 15 January 2027",
+    );
   });
 
   it("makes a file collection one editable file", () => {

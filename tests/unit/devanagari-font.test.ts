@@ -54,7 +54,7 @@ function hindiArticles(content: LoadedContent): LoadedEntry[] {
 
 describe("the Devanagari font the content build cuts", () => {
   it("shapes every word of every Hindi article in both weights, and is half the whole face or less", async () => {
-    const { content, faults } = await loadContent(root, fixtures);
+    const { content, faults } = await loadContent(root, { dir: fixtures });
     expect(faults).toEqual([]);
     await subsetDevanagariFonts(root, content);
     const articles = hindiArticles(content);
@@ -75,7 +75,7 @@ describe("the Devanagari font the content build cuts", () => {
   });
 
   it("takes in a character an editor adds, and leaves out one no article uses", async () => {
-    const { content } = await loadContent(root, fixtures);
+    const { content } = await loadContent(root, { dir: fixtures });
     const [first] = hindiArticles(content);
     if (!first) throw new Error("content/ has no Hindi article");
     const om = "ॐ";

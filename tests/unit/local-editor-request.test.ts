@@ -70,6 +70,42 @@ describe("the local editor's requests", () => {
     ).toBe(true);
   });
 
+  it("keeps the media library and every upload in content/images/", () => {
+    const media = (action: string, params: object) => ({
+      action,
+      params: { branch: "content-edits", ...params },
+    });
+    const reason = (request: object) => {
+      const parsed = parse.safeParse(request);
+      const issue = parsed.error?.issues[0];
+      return parsed.success ? "passed" : `${issue?.path.join(".")} ${issue?.message}`;
+    };
+    expect(reason(media("getMedia", { mediaFolder: "content/images" }))).toBe("passed");
+    expect(reason(media("getMedia", { mediaFolder: "content" }))).toMatch(/^params\.mediaFolder /);
+    expect(reason(media("getMedia", { mediaFolder: "content/case-studies" }))).toMatch(
+      /^params\.mediaFolder /,
+    );
+    expect(reason(media("getMediaFile", { path: "content/images/photo.jpg" }))).toBe("passed");
+    expect(reason(media("getMediaFile", { path: "content/case-studies/pawpal.md" }))).toBe(
+      "params.path is not a file in content/images/",
+    );
+    expect(reason(media("getMediaFile", { path: "content/images/deeper/photo.jpg" }))).toBe(
+      "params.path is not a file in content/images/",
+    );
+    const upload = (path: string) =>
+      media("persistMedia", {
+        asset: { path, content: "aGVsbG8=", encoding: "base64" },
+        options: { commitMessage: "Upload “photo.jpg”" },
+      });
+    expect(reason(upload("content/images/photo.jpg"))).toBe("passed");
+    expect(reason(upload("content/insights/photo.jpg"))).toBe(
+      "params.asset.path is not a file in content/images/",
+    );
+    expect(reason(draft("content/case-studies/ledgerly.md", "content/case-studies/photo.jpg"))).toBe(
+      "params.assets.0.path is not a file in content/images/",
+    );
+  });
+
   it("names the hidden and dotted segments", () => {
     expect(contentPathProblem("content/images/photo.jpg")).toBeUndefined();
     expect(contentPathProblem("content")).toBe("is not under content/");

@@ -8,6 +8,7 @@ import { fillPolicyHtml, type PolicyFacts } from "~/content/policies/placeholder
 import type { Policy } from "~/content/policies/types";
 import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { site } from "~/content/site";
+import { WITHDRAWAL_PATH } from "~/content/withdrawal";
 import { parseEnv } from "~/env.server";
 import { MAX_SPAM_PER_REASON } from "~/leads/contract.server";
 import { privacyNoticeTexts } from "~/privacy-notice";
@@ -89,7 +90,7 @@ describe.each(policies.map((policy) => [policy.title, policy] as const))("%s", (
   });
 
   it("links only to our own pages, our e-mail and our phone", () => {
-    const allowed = new Set([...routes, `mailto:${site.email}`, `tel:${site.phone.e164}`]);
+    const allowed = new Set([...routes, WITHDRAWAL_PATH, `mailto:${site.email}`, `tel:${site.phone.e164}`]);
     for (const block of blocksOf(policy)) {
       for (const [, href] of block.matchAll(/<a href="([^"]*)">/g))
         expect(allowed, `link in: ${block}`).toContain(href);
@@ -223,8 +224,8 @@ describe("the privacy policy and the privacy notice (DPDP)", () => {
     return { facts, policy, text: textsOf(policy).join("\n") };
   };
 
-  it("changed on 26 November 2026", () => {
-    expect(privacyPolicy.updated).toBe("2026-11-26");
+  it("says how to withdraw consent on the site: it links to the withdrawal page", () => {
+    expect(blocksOf(privacyPolicy).join("\n")).toContain(`<a href="${WITHDRAWAL_PATH}">`);
   });
 
   it("names the processors an enquiry goes to: EmailJS, and a CRM or automation tool by webhook where connected", () => {

@@ -79,7 +79,7 @@ describe("the privacy notice's languages", () => {
     expect(words?.filter((word) => !/^\p{Script=Devanagari}+$/u.test(word))).toEqual([]);
   });
 
-  it("says in every language how long a lead is kept and who to write to, and links to both e-mails and the policy", () => {
+  it("says in every language how long a lead is kept and who to write to, and links to the withdrawal page, both e-mails and the policy", () => {
     for (const text of privacyNoticeTexts) {
       const words = [text.lead, text.policy, ...Object.values(text.items).map((item) => item.text)].join(
         "\n",
@@ -87,7 +87,8 @@ describe("the privacy notice's languages", () => {
       expect(text.items.retention.text, text.language).toContain("{retentionDays}");
       expect(text.items.rights.text, text.language).toContain("{privacyContact}");
       expect(text.items.complaint.text, text.language).toContain("Data Protection Board of India");
-      for (const target of ["erase", "correct"]) expect(text.items.rights.text).toContain(`](${target})`);
+      for (const target of ["withdraw", "erase", "correct"])
+        expect(text.items.rights.text).toContain(`](${target})`);
       expect(text.policy).toContain("](policy)");
       expect(words).not.toMatch(/\{(?!retentionDays\}|privacyContact\})[^}]*\}/);
     }

@@ -1,43 +1,48 @@
 /** The contact section's heading and introduction, rendered on the server only. */
 import { SectionIntro } from "~/components/home/section-intro";
 import { WhatsAppLink } from "~/components/whatsapp-link";
+import type { ContactEntry } from "~/content/entries";
 import { home } from "~/content/generated/home.server";
 import { site } from "~/content/site";
 
 /**
- * The contact section's heading and introduction, and the "Chat on WhatsApp" link beside the
- * form: static, so rendered on the server only.
+ * The contact section's heading and introduction (content/home.yml), and the "Chat on WhatsApp"
+ * link beside the form: static, so rendered on the server only. The e-mail, phone and WhatsApp
+ * number are the site's, unless /admin's preview passes an entry's.
  */
-export function ContactIntro() {
-  const { contact } = home;
+export function ContactIntro({ contact = site }: { contact?: ContactEntry } = {}) {
+  const words = home.contact;
   return (
     <>
       <SectionIntro
         id="contact-heading"
-        eyebrow={contact.eyebrow}
-        heading={contact.heading}
+        eyebrow={words.eyebrow}
+        heading={words.heading}
         lead={
           <>
-            {contact.lead} {contact.emailLead}{" "}
+            {words.lead} {words.emailLead}{" "}
             <a
-              href={`mailto:${site.email}`}
+              href={`mailto:${contact.email}`}
               className="font-semibold text-primary-dark underline underline-offset-4"
             >
-              {site.email}
+              {contact.email}
             </a>{" "}
-            {contact.phoneLead}{" "}
+            {words.phoneLead}{" "}
             <a
-              href={`tel:${site.phone.e164}`}
+              href={`tel:${contact.phone.e164}`}
               className="whitespace-nowrap font-semibold text-primary-dark underline underline-offset-4"
             >
-              {site.phone.display}
+              {contact.phone.display}
             </a>
             .
           </>
         }
       />
       <p className="mt-6 flex justify-center">
-        <WhatsAppLink className="inline-flex items-center gap-2 rounded-full border border-emerald-700 px-5 py-2.5 font-semibold text-emerald-800 transition-colors hover:bg-emerald-50" />
+        <WhatsAppLink
+          className="inline-flex items-center gap-2 rounded-full border border-emerald-700 px-5 py-2.5 font-semibold text-emerald-800 transition-colors hover:bg-emerald-50"
+          contact={contact}
+        />
       </p>
     </>
   );

@@ -1,11 +1,11 @@
 /** The home page's 'How We Deliver Value' section, rendered on the server only. */
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { deliveryCards } from "~/content/delivery";
+import { type DeliveryCard, deliveryCards } from "~/content/delivery";
 import { home } from "~/content/generated/home.server";
 
-/** 'How We Deliver Value': six engagement models as cards. */
-export function DeliveryValues() {
+/** 'How We Deliver Value': the engagement models as cards (content/delivery.yml's by default; /admin's preview passes an entry's). */
+export function DeliveryValues({ cards = deliveryCards }: { cards?: readonly DeliveryCard[] } = {}) {
   return (
     <section aria-labelledby="delivery-heading" className="bg-primary-soft/60 py-20 lg:py-28">
       <div data-reveal="" className="mx-auto max-w-7xl px-6">
@@ -17,7 +17,7 @@ export function DeliveryValues() {
           level={2}
         />
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {deliveryCards.map((card) => (
+          {cards.map((card) => (
             <li
               key={card.id}
               className="group rounded-3xl bg-white p-7 shadow-lg shadow-primary/5 ring-1 ring-primary/10 transition-shadow hover:shadow-primary/15 hover:shadow-xl"

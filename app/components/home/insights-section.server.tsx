@@ -2,9 +2,10 @@
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
 import { home } from "~/content/generated/home.server";
-import { coreValues } from "~/content/values";
+import { type CoreValue, coreValues } from "~/content/values";
 
-export function InsightsSection() {
+/** The section with `values` (content/values.yml's by default; /admin's preview passes an entry's). */
+export function InsightsSection({ values = coreValues }: { values?: readonly CoreValue[] } = {}) {
   return (
     <section id="insights" aria-labelledby="insights-heading" className="bg-ink py-20 text-white lg:py-28">
       <div data-reveal="" className="mx-auto grid max-w-7xl gap-12 px-6">
@@ -16,7 +17,7 @@ export function InsightsSection() {
           tone="dark"
         />
         <ul className="grid gap-6 md:grid-cols-3">
-          {coreValues.map((value, index) => (
+          {values.map((value, index) => (
             <li
               key={value.id}
               className="relative overflow-hidden rounded-3xl bg-white/[0.06] p-8 ring-1 ring-white/10"

@@ -6,6 +6,7 @@ import { imageField, pageFields, text } from "./fields";
 export const caseStudiesCollection = defineCollection({
   name: "case-studies",
   label: "Case studies",
+  labelSingular: "case study",
   kind: "folder",
   format: "markdown",
   schema: z.object({

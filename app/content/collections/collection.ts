@@ -17,6 +17,8 @@ export interface ContentCollection<Schema extends z.ZodObject = z.ZodObject> {
   name: string;
   /** What the editor calls the collection. */
   label: string;
+  /** What the editor calls one entry of a folder collection, in lower case after "New": "case study". */
+  labelSingular?: string;
   /** `folder`: one file per entry in `content/<name>/`; `file`: one file, `content/<name>.yml`. */
   kind: "folder" | "file";
   format: ContentFormat;

@@ -6,6 +6,7 @@ import { imageField, pageFields, text } from "./fields";
 export const insightsCollection = defineCollection({
   name: "insights",
   label: "Insights",
+  labelSingular: "article",
   kind: "folder",
   format: "markdown",
   schema: z.object({

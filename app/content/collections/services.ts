@@ -7,6 +7,7 @@ import { quoted } from "./quoted";
 export const servicesCollection = defineCollection({
   name: "services",
   label: "Services",
+  labelSingular: "service",
   kind: "folder",
   format: "yaml",
   schema: z.object({

@@ -5,7 +5,7 @@ import { DESTINATIONS, type DestinationName } from "~/destinations/lookup.server
 import { fsyncFolder } from "~/leads/folder/writes.server";
 
 /**
- * Beside the leads: `<lead id>.<destination>`, an empty file (a random UUID and a destination's
+ * Beside the leads: `<lead id>.<destination>`, an empty file (a UUID and a destination's
  * name, nothing about the person), made and fsync'd before the first send of that lead there. An
  * erasure reads it: the destination may hold the lead even while that send still waits for its
  * answer, when its outcome was never written (a crash, a full disk), or when it timed out.

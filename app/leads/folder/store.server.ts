@@ -48,7 +48,7 @@ export function leadsFolder(storeDir: string): string {
 }
 
 /**
- * Beside the leads: one empty file per erased lead, named by its id (a random UUID, nothing
+ * Beside the leads: one empty file per erased lead, named by its id (a UUID, nothing
  * about the person). A server that still holds such a lead in memory checks here before it
  * sends or writes it, so an erased lead never comes back.
  */
@@ -198,6 +198,17 @@ export function createFolderLeadStore(
       const undelivered = countUndelivered();
       if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
       return addLead(newLead({ id: randomUUID(), enquiry, destinations, at: now(), source, privacyNotice }));
+    },
+
+    async addLead(lead) {
+      // Whether the id is held or erased is read from the folder as it is now.
+      if (!view.scanned()) await scan();
+      if (await wasErased(lead)) return "erased";
+      if (fileOf(lead.id) !== undefined) return "held";
+      const undelivered = countUndelivered();
+      if (undelivered >= maxLeads) throw new StoreFullError(undelivered);
+      await addLead(lead);
+      return "stored";
     },
 
     async quarantine(enquiry, reason, source, privacyNotice) {

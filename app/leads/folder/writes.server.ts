@@ -1,6 +1,6 @@
 /** The folder store's writes: atomic file replacement, with the folder fsync'd once per batch. */
 import { randomUUID } from "node:crypto";
-import { open, rename, unlink } from "node:fs/promises";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { WriteOutcome } from "~/leads/contract.server";
 import { type FolderView, fileVersion } from "~/leads/folder/view.server";
@@ -154,4 +154,27 @@ export async function fsyncFolder(path: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Writes a small file of the data folder whole or not at all: a temporary file beside it, fsync'd,
+ * renamed over `name`, then the folder fsync'd (the folder is made when missing).
+ */
+export async function writeFileWhole(folder: string, name: string, text: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  const temporary = join(folder, `${TEMP_PREFIX}${randomUUID()}`);
+  try {
+    const handle = await open(temporary, "wx", 0o600);
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, join(folder, name));
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+  await fsyncFolder(folder);
 }

@@ -76,6 +76,8 @@ export const COMMANDS = {
     release: { words: ["release", "ID"] },
     find: { words: ["find", "REFERENCE|EMAIL|PHONE"], switches: ["--json"] },
     erase: { words: ["erase", "ID|EMAIL|PHONE"] },
+    withdrawn: { words: ["--withdrawn"], switches: ["--json"] },
+    withdrawnDone: { words: ["withdrawn-done", "ID"] },
   },
   vitals: {
     table: { words: [] },

@@ -17,27 +17,30 @@ export const lockLeadId = (client: PoolClient, id: string) =>
  * seen, and one after finds no row. Why: docs/decisions/031-erasure-tells-every-destination.md.
  */
 export async function eraseLeadRow(database: Database, id: string, at: Date): Promise<DestinationName[]> {
-  return database.transaction(async (client) => {
-    await lockLeadId(client, id);
-    const begun = new Set<string>();
-    const own = await client.query<{ begun: boolean }>(
-      "SELECT attempts > 0 OR lease_until IS NOT NULL AS begun FROM leads WHERE id = $1 FOR UPDATE",
-      [id],
-    );
-    if (own.rows[0]?.begun) begun.add("emailjs");
-    const others = await client.query<{ destination: string; begun: boolean }>(
-      `SELECT destination, attempts > 0 OR lease_until IS NOT NULL AS begun
-       FROM lead_deliveries WHERE lead_id = $1 FOR UPDATE`,
-      [id],
-    );
-    for (const row of others.rows) if (row.begun && row.destination !== "emailjs") begun.add(row.destination);
-    await client.query("INSERT INTO erasures (id, erased_at) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
-      id,
-      at.toISOString(),
-    ]);
-    await client.query("DELETE FROM leads WHERE id = $1", [id]);
-    return DESTINATIONS.filter((name) => begun.has(name));
-  });
+  return database.transaction((client) => eraseLeadIn(client, id, at));
+}
+
+/** eraseLeadRow's work, inside a transaction of the caller's (a withdrawal erases and records in one). */
+export async function eraseLeadIn(client: PoolClient, id: string, at: Date): Promise<DestinationName[]> {
+  await lockLeadId(client, id);
+  const begun = new Set<string>();
+  const own = await client.query<{ begun: boolean }>(
+    "SELECT attempts > 0 OR lease_until IS NOT NULL AS begun FROM leads WHERE id = $1 FOR UPDATE",
+    [id],
+  );
+  if (own.rows[0]?.begun) begun.add("emailjs");
+  const others = await client.query<{ destination: string; begun: boolean }>(
+    `SELECT destination, attempts > 0 OR lease_until IS NOT NULL AS begun
+     FROM lead_deliveries WHERE lead_id = $1 FOR UPDATE`,
+    [id],
+  );
+  for (const row of others.rows) if (row.begun && row.destination !== "emailjs") begun.add(row.destination);
+  await client.query("INSERT INTO erasures (id, erased_at) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
+    id,
+    at.toISOString(),
+  ]);
+  await client.query("DELETE FROM leads WHERE id = $1", [id]);
+  return DESTINATIONS.filter((name) => begun.has(name));
 }
 
 /** Whether lead `id` was erased, by any replica. */

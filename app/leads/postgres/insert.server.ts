@@ -15,11 +15,12 @@ import {
 export const UNDELIVERED_SQL = `(${LEAD_STATE_SQL}) IN (${UNDELIVERED_STATES.map((state) => `'${state}'`).join(", ")})`;
 
 /**
- * What became of an insert: `inserted`; `held` when the database already holds the lead's id, or
- * recorded its erasure (an insert that came late, a spooled lead drained twice: never a second
- * lead, never one erased brought back); `full` when `cap` leads are undelivered.
+ * What became of an insert: `inserted`; `held` when the database already holds the lead's id (an
+ * insert that came late, a spooled lead drained twice, the same enquiry posted to two replicas:
+ * never a second lead); `erased` when it recorded the id's erasure (never a lead brought back);
+ * `full` when `cap` leads are undelivered.
  */
-export type InsertOutcome = "inserted" | "held" | "full";
+export type InsertOutcome = "inserted" | "held" | "erased" | "full";
 
 /**
  * Inserts `lead` and its other destinations' records in the caller's transaction, once: under
@@ -40,12 +41,12 @@ export async function insertLeadOnce(client: PoolClient, lead: Lead, cap?: numbe
     await writeOtherDeliveries(client, lead);
     return "inserted";
   }
-  if (cap === undefined) return "held";
-  const { rows } = await client.query(
-    "SELECT 1 FROM leads WHERE id = $1 UNION ALL SELECT 1 FROM erasures WHERE id = $1",
+  const { rows } = await client.query<{ erased: boolean }>(
+    "SELECT false AS erased FROM leads WHERE id = $1 UNION ALL SELECT true FROM erasures WHERE id = $1",
     [lead.id],
   );
-  return rows.length > 0 ? "held" : "full";
+  if (rows.some((row) => row.erased)) return "erased";
+  return rows.length > 0 || cap === undefined ? "held" : "full";
 }
 
 /**

@@ -1,10 +1,12 @@
 /** The PostgreSQL lead store: the `leads` and `erasures` tables, behind the lead store contract. */
 import { randomUUID } from "node:crypto";
+import type { PoolClient } from "pg";
 import type { Database } from "~/db/database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
 import type { DestinationName } from "~/destinations/lookup.server";
 import type { Enquiry } from "~/lead-parts/enquiry";
 import {
+  type AddOutcome,
   countLeads,
   countOldestPending,
   type LeadCounts,
@@ -65,12 +67,13 @@ const QUEUES = {
 /** The PostgreSQL store: the contract, and the inserts of a lead made before it is stored. */
 export interface PostgresLeadStore extends LeadStore {
   /**
-   * Stores `lead` (made by the caller, so it has its id before the database answers) as `add`
-   * does; a lead the database already holds by that id is not stored twice.
+   * Stores `lead` as `addLead` does, but asks `stillWanted` once the insert is done, right before
+   * its COMMIT: false rolls it back (`given up`), so a lead its caller stopped waiting for and
+   * kept elsewhere (the spool) or sent directly never lands late (~/leads/lead-service.server).
    */
-  addLead(lead: Lead): Promise<Lead>;
+  addLeadWhileWanted(lead: Lead, stillWanted: () => boolean): Promise<AddOutcome | "given up">;
   /** Stores a lead from the spool, outside the cap, once: nothing when its id is held or was erased. */
-  importLead(lead: Lead): Promise<Lead>;
+  importLead(lead: Lead): Promise<AddOutcome>;
 }
 
 /**
@@ -87,30 +90,54 @@ export function createPostgresLeadStore(
   const writes = createWriteRecord(now, onWrite);
   const written = writes.run;
 
-  const insert = async (lead: Lead, capped: boolean) => {
-    const outcome = await written(() =>
-      database.transaction((client) => insertLeadOnce(client, lead, capped ? maxLeads : undefined)),
-    );
+  const insertIn = async (client: PoolClient, lead: Lead, capped: boolean): Promise<AddOutcome> => {
+    const outcome = await insertLeadOnce(client, lead, capped ? maxLeads : undefined);
     if (outcome === "full") throw new StoreFullError(maxLeads);
-    if (outcome === "inserted") logLeadState(lead);
-    return lead;
+    return outcome === "inserted" ? "stored" : outcome;
+  };
+  /** Inserts `lead` in a transaction of its own; `stillWanted`, asked right before COMMIT, may roll it back. */
+  const insert = async (lead: Lead, capped: boolean, stillWanted = () => true) => {
+    const outcome = await written(() =>
+      database.transaction(async (client) => {
+        const inserted = await insertIn(client, lead, capped);
+        if (!stillWanted()) throw new GivenUpError();
+        return inserted;
+      }),
+    );
+    if (outcome === "stored") logLeadState(lead);
+    return outcome;
   };
 
   return {
     folder: "the database",
 
-    add: (enquiry, destinations, source, privacyNotice) =>
-      insert(newLead({ id: randomUUID(), enquiry, destinations, at: now(), source, privacyNotice }), true),
+    async add(enquiry, destinations, source, privacyNotice) {
+      const lead = newLead({ id: randomUUID(), enquiry, destinations, at: now(), source, privacyNotice });
+      await insert(lead, true);
+      return lead;
+    },
 
     addLead: (lead) => insert(lead, true),
+
+    addLeadWhileWanted: (lead, stillWanted) =>
+      insert(lead, true, stillWanted).catch((error: unknown) => {
+        if (error instanceof GivenUpError) return "given up" as const;
+        throw error;
+      }),
 
     importLead: (lead) => insert(lead, false),
 
     async quarantine(enquiry: Enquiry, reason, source, privacyNotice) {
-      const lead = await insert(
-        newLead({ id: randomUUID(), enquiry, destinations: [], reason, at: now(), source, privacyNotice }),
-        false,
-      );
+      const lead = newLead({
+        id: randomUUID(),
+        enquiry,
+        destinations: [],
+        reason,
+        at: now(),
+        source,
+        privacyNotice,
+      });
+      await insert(lead, false);
       await capQuarantine(database, reason, maxSpamPerReason, log);
       return lead;
     },
@@ -300,6 +327,12 @@ function createWriteRecord(now: () => Date, onWrite: (error: unknown) => void) {
         onWrite(null);
         return result;
       } catch (error) {
+        // The database answered; its caller chose to roll back.
+        if (error instanceof GivenUpError) {
+          last = { ok: true, at: now().getTime() };
+          onWrite(null);
+          throw error;
+        }
         last = {
           ok: false,
           at: now().getTime(),
@@ -310,6 +343,14 @@ function createWriteRecord(now: () => Date, onWrite: (error: unknown) => void) {
       }
     },
   };
+}
+
+/** An insert its caller no longer wanted when it was done: rolled back. */
+class GivenUpError extends Error {
+  constructor() {
+    super("the insert was given up before it committed");
+    this.name = "GivenUpError";
+  }
 }
 
 /** Rows read at once by `each`: a page of leads in memory, whatever the table holds. */

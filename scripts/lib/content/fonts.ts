@@ -7,7 +7,7 @@
  * can form), they are about half that. A character an editor adds is in the next build's files.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import subsetFont from "subset-font";
 import type { LoadedContent } from "./load";
@@ -87,4 +87,27 @@ function hindiText(content: LoadedContent): string {
     .filter((entry) => entry.data.lang === "hi")
     .map((entry) => JSON.stringify(entry.data) + (entry.html ?? ""))
     .join("");
+}
+
+/**
+ * The Devanagari font of /admin's previews: the page's own stylesheet (app/styles/devanagari.css)
+ * with the whole faces instead of the pages' cut, since an editor types characters no page has
+ * yet, and shown at once (`block`) rather than only when already there, as a page's `optional`
+ * does; served at /admin/preview-devanagari.css (server/admin/preview.ts), written by the build's media step.
+ */
+export function writePreviewFont(root: string, outDir: string): void {
+  mkdirSync(join(outDir, "fonts"), { recursive: true });
+  let css = readFileSync(join(root, "app", "styles", "devanagari.css"), "utf8");
+  for (const weight of WEIGHTS) {
+    copyFileSync(wholeFontFile(root, weight), join(outDir, "fonts", `noto-sans-devanagari-${weight}.woff2`));
+    css = css.replace(
+      `../content/generated/fonts/noto-sans-devanagari-${weight}.woff2`,
+      `fonts/noto-sans-devanagari-${weight}.woff2`,
+    );
+  }
+  css = css.replaceAll("font-display: optional", "font-display: block");
+  if (css.includes("generated/fonts") || !css.includes("font-display: block")) {
+    throw new Error("app/styles/devanagari.css no longer reads as writePreviewFont expects: update it");
+  }
+  writeFileSync(join(outDir, "preview-devanagari.css"), css);
 }

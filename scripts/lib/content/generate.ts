@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { policyNames } from "~/content/collections/policies";
-import { isLoadedImage, type LoadedContent, type LoadedEntry } from "./load";
+import { articleEntryOf, pageEntryOf } from "~/content/page-entries";
+import { contentPathOf, isLoadedImage, type LoadedContent, type LoadedEntry, type LoadedImage } from "./load";
 import { policyParts } from "./policy-rules";
 
 export const GENERATED_DIR = "app/content/generated";
@@ -83,6 +84,7 @@ export function writeGenerated(root: string, content: LoadedContent, dir = join(
       "readonly Insight[]",
       newestFirst(content.insights).map(article),
     ),
+    "images.server.ts": module("builtImages", "BuiltImages", "BuiltImages", builtImages(content)),
   };
   const written: string[] = [];
   for (const [name, source] of Object.entries(modules)) {
@@ -106,14 +108,29 @@ function newestFirst(entries: LoadedEntry[]): LoadedEntry[] {
   );
 }
 
-function page(entry: LoadedEntry): Record<string, unknown> {
-  const { body: _body, seo, ...fields } = entry.data;
-  return { slug: entry.slug, ...fields, seo: seo ?? {}, html: entry.html ?? "" };
-}
+const page = (entry: LoadedEntry) => pageEntryOf(entry.slug, entry.data, entry.html ?? "");
+const article = (entry: LoadedEntry) =>
+  articleEntryOf(entry.slug, entry.data, entry.html ?? "", entry.words ?? 0);
 
-function article(entry: LoadedEntry): Record<string, unknown> {
-  const words = entry.words ?? 0;
-  return { ...page(entry), words, readingMinutes: Math.max(1, Math.round(words / 200)) };
+/**
+ * Every image the content names, by its path in the content files (`images/photo.jpg`), as the
+ * build made it, without the alt text each use gives it: /admin's previews show an image the
+ * build knows as the page does.
+ */
+function builtImages(content: LoadedContent): Record<string, LoadedImage> {
+  const images: Record<string, LoadedImage> = {};
+  const visit = (value: unknown): void => {
+    if (isLoadedImage(value)) {
+      const path = contentPathOf.get(value);
+      if (path !== undefined) images[path] = { ...value, alt: "" };
+    } else if (Array.isArray(value)) {
+      value.forEach(visit);
+    } else if (typeof value === "object" && value !== null) {
+      Object.values(value).forEach(visit);
+    }
+  };
+  for (const entry of Object.values(content).flat()) visit(entry.data);
+  return Object.fromEntries(Object.entries(images).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** A policy as the server fills it in: its front matter, its introduction and its sections, as HTML. */

@@ -11,12 +11,12 @@ import type { z } from "zod";
 import type { ContentCollection } from "~/content/collections/collection";
 import { type CollectionName, collections } from "~/content/collections/index";
 import { policyNames } from "~/content/collections/policies";
+import { controlCharactersIn } from "~/content/control-characters";
+import { renderMarkdown } from "~/content/markdown.server";
 import type { ResponsiveImage } from "~/media/responsive-image";
-import { controlCharactersIn } from "./control-characters";
 import { splitFrontMatter } from "./front-matter";
 import { formatOfName, nameOfFormat, readImageHeader } from "./image-header";
 import { MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_TEXT_FILE_BYTES, sizeOf } from "./limits";
-import { renderMarkdown } from "./markdown";
 import { plainTextFaults, policyFaults } from "./policy-rules";
 import { readYamlData } from "./yaml-data";
 
@@ -44,6 +44,12 @@ export interface LoadedImage {
   height: number;
   responsive?: ResponsiveImage;
 }
+
+/**
+ * The path each measured image has in its content file (`images/photo.jpg`), which the image
+ * step replaces in `src` with the URL it made: /admin's previews look built images up by it.
+ */
+export const contentPathOf = new WeakMap<LoadedImage, string>();
 
 /** Whether a value of the loaded data is a measured image (the loader gave it its width). */
 export function isLoadedImage(value: unknown): value is LoadedImage {
@@ -74,6 +80,7 @@ const APP_PATHS = [
   "/privacy-policy",
   "/terms-conditions",
   "/cookie-policy",
+  "/privacy/withdraw",
   "/case-studies",
   "/insights",
 ];
@@ -92,12 +99,15 @@ interface PendingLink {
 
 /**
  * Reads and validates every collection in `dir` (`<root>/content` unless the build is pointed at
- * another folder: scripts/lib/content-directory.js); faults name files relative to `root`.
+ * another folder: scripts/lib/content-directory.js); faults name files relative to `root`. With
+ * `publishDate` (the day a build publishes for, ./publish-date), a link to a page dated later than
+ * both that day and the linking page is a fault too: it would lead to a page not there yet.
  */
 export async function loadContent(
   root: string,
-  dir = join(root, "content"),
+  options: { dir?: string; publishDate?: string } = {},
 ): Promise<{ content: LoadedContent; faults: ContentFault[] }> {
+  const dir = options.dir ?? join(root, "content");
   const faults: ContentFault[] = [];
   const links: PendingLink[] = [];
   const content = {} as LoadedContent;
@@ -110,20 +120,38 @@ export async function loadContent(
     checkDuplicates(collection, entries, faults);
     content[name] = entries.sort((a, b) => a.slug.localeCompare(b.slug));
   }
-  const known = new Set(APP_PATHS);
+  // Each page a link may lead to, with the day it appears on the site ("" for always).
+  const known = new Map(APP_PATHS.map((path) => [path, ""]));
+  const fileDates = new Map<string, string>();
   for (const [name, prefix] of Object.entries(PAGE_PREFIX) as [CollectionName, string][]) {
-    for (const entry of content[name]) if (entry.data.published !== false) known.add(prefix + entry.slug);
+    for (const entry of content[name]) {
+      const date = typeof entry.data.date === "string" ? entry.data.date : "";
+      fileDates.set(entry.file, date);
+      if (entry.data.published !== false) known.set(prefix + entry.slug, date);
+    }
   }
   faults.push(...featuredWorkFaults(content));
   for (const link of links) {
     const path = link.path.replace(/[?#].*$/, "").replace(/(.)\/$/, "$1");
-    if (!known.has(path)) {
+    const appears = known.get(path);
+    if (appears === undefined) {
       faults.push({
         file: link.file,
         line: link.line,
         field: "body",
         message: `links to ${link.path}, a page that does not exist`,
       });
+    } else if (options.publishDate !== undefined) {
+      const own = fileDates.get(link.file) ?? "";
+      const linkingAppears = own.localeCompare(options.publishDate) > 0 ? own : options.publishDate;
+      if (appears > linkingAppears) {
+        faults.push({
+          file: link.file,
+          line: link.line,
+          field: "body",
+          message: `links to ${link.path}, which is dated ${appears} and is not on the site until then: link to it once it is, or date this page ${appears} or later`,
+        });
+      }
     }
   }
   return { content, faults };
@@ -230,7 +258,7 @@ async function loadFile(
       message: `is ${sizeOf(bodyBytes)}; a body is at most ${sizeOf(MAX_BODY_BYTES)}: make it shorter or split it in two`,
     });
   } else if (collection.format === "markdown" && typeof data.body === "string") {
-    const rendered = renderMarkdown(data.body, data.lang === "hi" ? "hi" : "en");
+    const rendered = await renderMarkdown(data.body, data.lang === "hi" ? "hi" : "en");
     for (const fault of rendered.faults) {
       faults.push({ file, line: bodyLine + fault.line - 1, field: "body", message: fault.message });
     }
@@ -326,6 +354,7 @@ async function measureImages(
     }
     record.width = width;
     record.height = height;
+    contentPathOf.set(record as unknown as LoadedImage, record.src);
     return;
   }
   for (const [key, item] of Object.entries(record)) {

@@ -4,6 +4,8 @@
  * does not know (~/content/policies/placeholders), a condition anywhere but at the start of a
  * paragraph or list item, and a privacy policy that leaves out what the server's settings decide.
  */
+
+import type { MarkdownFault } from "~/content/markdown.server";
 import {
   CONDITIONS,
   LINK_PLACEHOLDERS,
@@ -11,7 +13,6 @@ import {
   REQUIRED_IN_PRIVACY_POLICY,
   TEXT_PLACEHOLDERS,
 } from "~/content/policies/placeholders";
-import type { MarkdownFault } from "./markdown";
 
 /** The policy's HTML in parts: the introduction, and each `##` section's heading and HTML. */
 export interface PolicyParts {

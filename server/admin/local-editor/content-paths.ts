@@ -1,10 +1,12 @@
 /**
  * Which paths the local editor may name: files and folders under the checkout's `content/`,
  * written as Decap writes them (`content/case-studies/ledgerly.md`), with no `.` or `..` segment,
- * no hidden name (`.git`, `.github`, `.gitattributes`), and no link out of `content/` on disk.
+ * no hidden name (`.git`, `.github`, `.gitattributes`), and no link out of `content/` on disk;
+ * and, for the media library and uploads, files in `content/images/` only.
  */
 import { lstat, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { MEDIA_FOLDER } from "../../../scripts/admin/decap-config";
 
 /** The folder of the checkout every path must stay in. */
 export const CONTENT_FOLDER = "content";
@@ -25,6 +27,16 @@ export function contentPathProblem(path: string): string | undefined {
     if (segment.startsWith(".")) return "names a hidden file or folder";
   }
   return undefined;
+}
+
+/** Why `path` is not a file directly in content/images/ as written, or undefined when it is one. */
+export function mediaPathProblem(path: string): string | undefined {
+  const problem = contentPathProblem(path);
+  if (problem) return problem;
+  const name = path.slice(MEDIA_FOLDER.length + 1);
+  return path.startsWith(`${MEDIA_FOLDER}/`) && name !== "" && !name.includes("/")
+    ? undefined
+    : `is not a file in ${MEDIA_FOLDER}/`;
 }
 
 const inside = (folder: string, path: string) => {

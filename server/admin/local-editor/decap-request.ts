@@ -1,11 +1,13 @@
 /**
  * What the local editor's API passes on to decap-server: each action decap-server's git mode
  * knows (node_modules/decap-server/dist/middlewares.js), with the fields it reads, on the one
- * branch Decap is configured with, for the site's own collections, every path under content/.
+ * branch Decap is configured with, for the site's own collections, every path under content/,
+ * and every media file (the library's, an upload) in content/images/.
  * The request forwarded is the parsed one, so a field not named here never reaches decap-server.
  */
 import * as z from "zod";
-import { contentPathProblem } from "./content-paths";
+import { MEDIA_FOLDER } from "../../../scripts/admin/decap-config";
+import { contentPathProblem, mediaPathProblem } from "./content-paths";
 
 /** Decap's workflow statuses, kept in a draft branch's description. */
 const STATUSES = ["draft", "pending_review", "pending_publish"] as const;
@@ -19,10 +21,14 @@ export interface DecapRequestRules {
   collections: ReadonlySet<string>;
 }
 
-const contentPath = z.string().superRefine((path, context) => {
-  const problem = contentPathProblem(path);
-  if (problem) context.addIssue({ code: "custom", message: problem });
-});
+const pathWithout = (problemOf: (path: string) => string | undefined) =>
+  z.string().superRefine((path, context) => {
+    const problem = problemOf(path);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
+const contentPath = pathWithout(contentPathProblem);
+/** The media library's files, and every upload: content/images/ only, as the editor's configuration says. */
+const mediaPath = pathWithout(mediaPathProblem);
 
 /** A slug as Decap makes one (letters of any script, digits, `-`, `_`, `.`), safe in a branch name. */
 const slug = z
@@ -56,7 +62,7 @@ export function decapRequestSchema({ branch, collections }: DecapRequestRules) {
     const cut = id.indexOf("/");
     return collections.has(id.slice(0, cut)) && slug.safeParse(id.slice(cut + 1)).success;
   }, "is not <collection>/<slug>");
-  const asset = z.object({ path: contentPath, content: z.string(), encoding: z.literal("base64") });
+  const asset = z.object({ path: mediaPath, content: z.string(), encoding: z.literal("base64") });
   const dataFile = z.object({ slug, path: contentPath, raw: z.string(), newPath: contentPath.optional() });
   const action = <A extends string, P extends z.ZodRawShape>(name: A, params: P) =>
     z.object({ action: z.literal(name), params: z.object(params) });
@@ -85,7 +91,7 @@ export function decapRequestSchema({ branch, collections }: DecapRequestRules) {
       "names no entry",
     ),
     action("unpublishedEntryDataFile", { ...entryKey, id: z.string().max(300), path: contentPath }),
-    action("unpublishedEntryMediaFile", { ...entryKey, id: z.string().max(300), path: contentPath }),
+    action("unpublishedEntryMediaFile", { ...entryKey, id: z.string().max(300), path: mediaPath }),
     action("deleteUnpublishedEntry", entryKey),
     action("persistEntry", {
       ...onBranch,
@@ -104,8 +110,8 @@ export function decapRequestSchema({ branch, collections }: DecapRequestRules) {
     ),
     action("updateUnpublishedEntryStatus", { ...entryKey, newStatus: z.enum(STATUSES) }),
     action("publishUnpublishedEntry", entryKey),
-    action("getMedia", { ...onBranch, mediaFolder: contentPath }),
-    action("getMediaFile", { ...onBranch, path: contentPath }),
+    action("getMedia", { ...onBranch, mediaFolder: z.literal(MEDIA_FOLDER) }),
+    action("getMediaFile", { ...onBranch, path: mediaPath }),
     action("persistMedia", { ...onBranch, asset, options: z.object({ commitMessage }) }),
     action("deleteFile", { ...onBranch, path: contentPath, options: z.object({ commitMessage }) }),
     action("deleteFiles", {

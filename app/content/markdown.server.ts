@@ -1,15 +1,10 @@
 /**
- * Markdown to HTML at build time: GitHub-flavoured Markdown, code highlighted with classes only
+ * Markdown to HTML, for the content build and for /admin's previews alike (one pipeline, so a
+ * preview's body is the page's): GitHub-flavoured Markdown, code highlighted with classes only
  * (the CSP allows no inline style) in blocks a keyboard can scroll, and the faults an editor must
  * fix before it becomes a page: raw HTML, images in the body, links (inline or by reference) to
  * pages that do not exist or to other schemes than https:, mailto: and tel:.
  */
-import rehypeHighlight from "rehype-highlight";
-import rehypeStringify from "rehype-stringify";
-import remarkGfm from "remark-gfm";
-import remarkParse from "remark-parse";
-import remarkRehype from "remark-rehype";
-import { unified } from "unified";
 import { type ContentLanguage, codeBlockLabel } from "~/content/assistive-text";
 
 export interface MarkdownFault {
@@ -42,8 +37,30 @@ interface HastNode {
   children?: HastNode[];
 }
 
-const parser = unified().use(remarkParse).use(remarkGfm);
-const toHtml = unified().use(remarkRehype).use(rehypeHighlight, { detect: false }).use(rehypeStringify);
+/**
+ * The parser and the HTML maker, loaded on first use: the server renders Markdown only for
+ * /admin's previews, and loading the six packages (highlight.js's languages among them) costs
+ * half a second and 35 MB that a server whose editor never previews should not pay at start.
+ */
+const pipeline = async () => {
+  const [rehypeHighlight, rehypeStringify, remarkGfm, remarkParse, remarkRehype, { unified }] =
+    await Promise.all([
+      import("rehype-highlight"),
+      import("rehype-stringify"),
+      import("remark-gfm"),
+      import("remark-parse"),
+      import("remark-rehype"),
+      import("unified"),
+    ]);
+  return {
+    parser: unified().use(remarkParse.default).use(remarkGfm.default),
+    toHtml: unified()
+      .use(remarkRehype.default)
+      .use(rehypeHighlight.default, { detect: false })
+      .use(rehypeStringify.default),
+  };
+};
+let loaded: ReturnType<typeof pipeline> | undefined;
 
 /**
  * Gives every code block keyboard focus and a name: a long line scrolls sideways, which a
@@ -58,7 +75,9 @@ function labelCodeBlocks(node: HastNode, label: string): void {
 }
 
 /** Renders one Markdown body, in `lang`. Lines are counted from the body's first line. */
-export function renderMarkdown(body: string, lang: ContentLanguage = "en"): RenderedMarkdown {
+export async function renderMarkdown(body: string, lang: ContentLanguage = "en"): Promise<RenderedMarkdown> {
+  loaded ??= pipeline();
+  const { parser, toHtml } = await loaded;
   const tree = parser.parse(body) as MdNode;
   const faults: MarkdownFault[] = [];
   const links: RenderedMarkdown["links"] = [];
