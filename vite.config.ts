@@ -8,10 +8,24 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["tests/{unit,integration}/**/*.test.ts", "tests/unit/**/*.test.tsx"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/{unit,integration}/**/*.test.ts", "tests/unit/**/*.test.tsx"],
+          // The app imports modules the content build writes, here from the tests' own content
+          // (tests/fixtures/content), so no edit to content/ fails a test.
+          globalSetup: ["tests/support/content-setup.ts"],
+        },
+      },
+      {
+        // The one test of the content that ships (`npm run test:specification`): it reads content/.
+        extends: true,
+        test: { name: "specification", include: ["tests/content/**/*.test.ts"] },
+      },
+    ],
     environment: "node",
-    // The app imports modules the content build writes from content/ (gitignored).
-    globalSetup: ["tests/support/content-setup.ts"],
     // Every wait ends when its state holds, so generous limits cost a passing test nothing and
     // keep a loaded machine (two cores, a load of 10) from failing a test that is merely slow:
     // a state is awaited 15 s, as in the browser tests, within a test's 30 s.

@@ -1,4 +1,7 @@
 /** The agency's schema.org structured data, as the inline JSON-LD script every page carries. */
+import { footer } from "~/content/generated/footer.server";
+import { home } from "~/content/generated/home.server";
+import { services } from "~/content/generated/services";
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
 import { env } from "~/env.server";
@@ -11,8 +14,8 @@ export function organizationJsonLd(siteUrl: string = env.SITE_URL) {
     "@id": `${siteUrl}/#organization`,
     name: site.name,
     alternateName: site.shortName,
-    description: site.description,
-    slogan: site.tagline,
+    description: home.description,
+    slogan: footer.tagline,
     url: `${siteUrl}/`,
     logo: `${siteUrl}/icon-512.png`,
     image: `${siteUrl}${seo.ogImage.path}`,
@@ -32,9 +35,9 @@ export function organizationJsonLd(siteUrl: string = env.SITE_URL) {
     hasOfferCatalog: {
       "@type": "OfferCatalog",
       name: `${site.name} services`,
-      itemListElement: seo.services.map((service) => ({
+      itemListElement: services.map((service) => ({
         "@type": "Offer",
-        itemOffered: { "@type": "Service", name: service.name, description: service.description },
+        itemOffered: { "@type": "Service", name: service.label, description: service.summary },
       })),
     },
   };

@@ -9,12 +9,13 @@ import {
   Scripts,
   useMatches,
   useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { ServerInlineScript } from "~/components/server-inline-script";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { footer } from "~/content/generated/footer.server";
+import { navigationLabels } from "~/content/generated/navigation.server";
 import { campaignLinksScript } from "~/enquiry/campaign-links.server";
 import { keepDataWhenTokenLeaves } from "~/enquiry/notice-token-url";
 import { env } from "~/env.server";
@@ -23,7 +24,7 @@ import { HydratedApart } from "~/hydration/hydrated-apart";
 import { sendsBundle } from "~/hydration/without-bundle";
 import { organizationJsonLdScript } from "~/json-ld.server";
 import { useNonce } from "~/nonce";
-import type { RootData } from "~/root-data";
+import { type RootData, useRootData } from "~/root-data";
 import stylesheet from "~/styles/app.css";
 import { fieldMetricsScript } from "~/vitals/inline-reporter.server";
 
@@ -40,14 +41,15 @@ export const links: LinksFunction = () => [
 export const handle = { sharedDocument: true };
 
 export async function loader(_: LoaderFunctionArgs): Promise<RootData> {
-  return { year: new Date().getFullYear(), siteUrl: env.SITE_URL };
+  const { rights, terms, privacy, cookies } = footer;
+  return {
+    year: new Date().getFullYear(),
+    siteUrl: env.SITE_URL,
+    words: { navigation: navigationLabels, footer: { rights, terms, privacy, cookies } },
+  };
 }
 
 export const shouldRevalidate = keepDataWhenTokenLeaves;
-
-export function useRootData(): RootData | undefined {
-  return useRouteLoaderData<typeof loader>("root");
-}
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

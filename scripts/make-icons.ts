@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
+import { footer } from "../app/content/generated/footer.server";
 import { site } from "../app/content/site";
 import { CHROMIUM_FLAGS, findChromium } from "./lib/chromium";
 
@@ -38,7 +39,7 @@ const squareIcon = (size: number) =>
 const ogImage = page(
   `<div class="card">
     <div class="brand">${logoSvg}<span>${site.name}</span></div>
-    <p class="tagline">${site.tagline}</p>
+    <p class="tagline">${footer.tagline}</p>
     <p class="services">Websites · Mobile apps · SaaS · eCommerce · Web applications</p>
     <div class="ring ring-1"></div><div class="ring ring-2"></div>
   </div>`,

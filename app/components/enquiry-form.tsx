@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { EnquiryNotice } from "~/components/enquiry-notice";
 import { EnquiryReference } from "~/components/enquiry-reference";
 import { controlClassName, Field, fieldMeta } from "~/components/field";
+import { useHomeContent } from "~/components/home/home-content";
 import { ServerRendered } from "~/components/server-rendered";
 import type { Notice } from "~/enquiry/notices";
 import { HONEYPOT_FIELD, WEBDRIVER_FIELD } from "~/enquiry/trap-fields";
@@ -36,6 +37,7 @@ export function EnquiryForm({ notice, lastResult }: EnquiryFormProps) {
 }
 
 function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
+  const { labels, optional, submit } = useHomeContent().form;
   const fields = {
     name: fieldMeta(FORM_ID, "name", lastResult),
     email: fieldMeta(FORM_ID, "email", lastResult),
@@ -80,7 +82,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
         {webdriver ? <input type="hidden" name={WEBDRIVER_FIELD} value="1" /> : null}
       </div>
 
-      <Field label="Name" meta={fields.name} className="col-span-12 sm:col-span-6">
+      <Field label={labels.name} meta={fields.name} className="col-span-12 sm:col-span-6">
         {(control) => (
           <input
             {...control}
@@ -92,7 +94,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
           />
         )}
       </Field>
-      <Field label="Email" meta={fields.email} className="col-span-12 sm:col-span-6">
+      <Field label={labels.email} meta={fields.email} className="col-span-12 sm:col-span-6">
         {(control) => (
           <input
             {...control}
@@ -105,7 +107,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
         )}
       </Field>
       <Field
-        label="Country code"
+        label={labels.countryCode}
         meta={fields.countryCode}
         className="col-span-5 tiny:col-span-4 sm:col-span-3 lg:col-span-2"
       >
@@ -130,7 +132,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
         )}
       </Field>
       <Field
-        label="Phone number"
+        label={labels.phoneNumber}
         meta={fields.phoneNumber}
         className="col-span-7 tiny:col-span-8 sm:col-span-9 lg:col-span-4"
       >
@@ -146,7 +148,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
           />
         )}
       </Field>
-      <Field label="Message" meta={fields.message} optional className="col-span-12">
+      <Field label={labels.message} meta={fields.message} optional={optional} className="col-span-12">
         {(control) => (
           <textarea {...control} rows={4} maxLength={MAX_LENGTH.message} className={controlClassName} />
         )}
@@ -161,7 +163,7 @@ function EnquiryFields({ lastResult }: Omit<EnquiryFormProps, "notice">) {
           disabled={submitting}
           className="inline-flex min-w-36 items-center justify-center rounded-full bg-primary px-8 py-3 font-semibold text-white transition-colors hover:bg-primary-dark disabled:cursor-progress disabled:opacity-70"
         >
-          Submit
+          {submit}
         </button>
       </div>
     </Form>

@@ -3,7 +3,7 @@
  * assistive technology.
  */
 import { useEffect, useState } from "react";
-import { NOTICE_TEXT, NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
+import { NOTICE_TIMEOUT_MS, type Notice } from "~/enquiry/notices";
 
 /**
  * The outcome of an enquiry. The live region is always in the page, so a notice inserted
@@ -40,7 +40,7 @@ export function EnquiryNotice({ notice }: { notice: Notice | null }) {
         </span>
       ) : null}
       <p role="status" aria-atomic="true" className="flex-1">
-        {shown ? NOTICE_TEXT[shown.kind] : null}
+        {shown?.text}
       </p>
       {shown ? (
         <button

@@ -47,20 +47,20 @@ export function fieldMeta(
 interface FieldProps {
   label: string;
   meta: FieldMeta;
-  /** Marks the label as optional (fields are required unless they say so). */
-  optional?: boolean;
+  /** Words after the label of an optional field (fields are required unless they say so). */
+  optional?: string;
   className?: string;
   children: (control: ControlProps) => ReactNode;
 }
 
 /** A label, one control and its error text, tied together with `aria-invalid` and `aria-describedby`. */
-export function Field({ label, meta, optional = false, className, children }: FieldProps) {
+export function Field({ label, meta, optional, className, children }: FieldProps) {
   const error = meta.errors?.[0];
   return (
     <div className={className}>
       <label htmlFor={meta.id} className="mb-1.5 block font-semibold text-ink text-sm">
         {label}
-        {optional ? <span className="font-normal text-muted"> (optional)</span> : null}
+        {optional ? <span className="font-normal text-muted"> {optional}</span> : null}
       </label>
       {children({
         id: meta.id,

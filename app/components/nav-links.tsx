@@ -1,6 +1,7 @@
 /** The site's navigation links, shared by the header bar and the menu drawer. */
 import type { MouseEvent } from "react";
 import { type NavItem, navHref, navItems } from "~/content/navigation";
+import { useRootData } from "~/root-data";
 
 interface NavLinksProps {
   onHomePage: boolean;
@@ -32,6 +33,8 @@ const styles = {
 /** The navigation items: in-page anchors on the home page, links to them elsewhere. */
 export function NavLinks({ onHomePage, activeAnchor, layout, onNavigate }: NavLinksProps) {
   const style = styles[layout];
+  const labels = useRootData()?.words.navigation;
+  if (!labels) return null;
   return (
     <ul className={style.list}>
       {navItems.map((item) => {
@@ -48,7 +51,7 @@ export function NavLinks({ onHomePage, activeAnchor, layout, onNavigate }: NavLi
               aria-current={active ? "location" : undefined}
               onClick={onNavigate}
             >
-              {item.label}
+              {labels[item.label]}
             </a>
           </li>
         );

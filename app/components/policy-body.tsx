@@ -1,9 +1,8 @@
 /**
- * A policy's text set for reading (introduction, sections, inline links), for the policy pages and
+ * A policy's text set for reading (introduction, sections, links), for the policy pages and
  * dialogs.
  */
-import type { ReactNode } from "react";
-import type { Policy, PolicyBlock } from "~/content/policies/types";
+import type { Policy } from "~/content/policies/types";
 
 export interface PolicyBodyProps {
   policy: Policy;
@@ -18,8 +17,8 @@ export interface PolicyBodyProps {
 export function PolicyBody({ policy, headingLevel = 2, anchors = false, className = "" }: PolicyBodyProps) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <div className={`max-w-2xl text-base leading-relaxed sm:text-[1.0625rem] ${className}`}>
-      <div className="space-y-4 text-lg text-muted">{policy.intro.map(renderBlock)}</div>
+    <div className={`policy-text max-w-2xl text-base leading-relaxed sm:text-[1.0625rem] ${className}`}>
+      <Html className="space-y-4 text-lg text-muted" html={policy.intro} />
       {policy.sections.map((section) => (
         <section key={section.heading} className="mt-10">
           <Heading
@@ -28,7 +27,7 @@ export function PolicyBody({ policy, headingLevel = 2, anchors = false, classNam
           >
             {section.heading}
           </Heading>
-          <div className="mt-3 space-y-4">{section.blocks.map(renderBlock)}</div>
+          <Html className="mt-3 space-y-4" html={section.html} />
         </section>
       ))}
     </div>
@@ -43,39 +42,9 @@ export function policySectionId(heading: string): string {
     .replace(/^-|-$/g, "");
 }
 
-function renderBlock(block: PolicyBlock, index: number) {
-  if (block.kind === "paragraph") return <p key={index}>{renderInline(block.text)}</p>;
+function Html({ html, className }: { html: string; className: string }) {
   return (
-    <ul key={index} className="list-disc space-y-2 pl-6 marker:text-primary">
-      {block.items.map((item) => (
-        <li key={item} className="pl-1">
-          {renderInline(item)}
-        </li>
-      ))}
-    </ul>
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: the build made this HTML from validated Markdown (no raw HTML), and the server filled its placeholders escaped
+    <div className={className} dangerouslySetInnerHTML={{ __html: html }} />
   );
-}
-
-const inlineLink = /\[([^\]]+)\]\(((?:\/|mailto:|tel:)[^)\s]*)\)/g;
-
-/** Text with `[label](href)` links; plain anchors, so a link inside a dialog leaves it too. */
-function renderInline(text: string): ReactNode[] {
-  const nodes: ReactNode[] = [];
-  let last = 0;
-  for (const match of text.matchAll(inlineLink)) {
-    const [whole, label, href] = match;
-    if (match.index > last) nodes.push(text.slice(last, match.index));
-    nodes.push(
-      <a
-        key={match.index}
-        href={href}
-        className="font-medium text-primary-dark underline decoration-primary/40 underline-offset-2 hover:decoration-primary-dark"
-      >
-        {label}
-      </a>,
-    );
-    last = match.index + whole.length;
-  }
-  if (last < text.length) nodes.push(text.slice(last));
-  return nodes;
 }

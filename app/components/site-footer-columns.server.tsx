@@ -1,7 +1,6 @@
 /** The footer's columns (who we are, address, contact, our case studies and insights, service links), rendered on the server only. */
-
 import type { ContactEntry } from "~/content/entries";
-import { footerGroups } from "~/content/footer";
+import { footer } from "~/content/generated/footer.server";
 import { formatAddress, site } from "~/content/site";
 import { BrandLogo } from "./brand-logo";
 import { footerLinkClass as linkClass } from "./footer-styles";
@@ -13,7 +12,7 @@ export function FooterColumns({ contact = site }: { contact?: ContactEntry } = {
     <div className="mx-auto grid max-w-7xl gap-12 px-6 pt-16 pb-10 md:grid-cols-2 lg:grid-cols-[1.4fr_1fr_1fr_1fr]">
       <div className="grid content-start gap-5">
         <BrandLogo tone="light" />
-        <p className="max-w-sm text-white/75">{site.tagline}</p>
+        <p className="max-w-sm text-white/75">{footer.tagline}</p>
         <address className="grid gap-3 not-italic">
           <a href={contact.address.mapsUrl} className={linkClass} rel="noopener noreferrer" target="_blank">
             {formatAddress(contact.address)}
@@ -33,20 +32,20 @@ export function FooterColumns({ contact = site }: { contact?: ContactEntry } = {
         <ul className="flex gap-6 font-semibold">
           <li>
             <a href="/case-studies" className={linkClass}>
-              Case studies
+              {footer.caseStudies}
             </a>
           </li>
           <li>
             <a href="/insights" className={linkClass}>
-              Insights
+              {footer.insights}
             </a>
           </li>
         </ul>
       </div>
-      {footerGroups.map((group) => (
-        <nav key={group.heading} aria-labelledby={`footer-${slug(group.heading)}`}>
+      {footer.groups.map((group, index) => (
+        <nav key={group.heading} aria-labelledby={`footer-group-${index + 1}`}>
           <h2
-            id={`footer-${slug(group.heading)}`}
+            id={`footer-group-${index + 1}`}
             className="font-bold text-sm text-white uppercase tracking-widest"
           >
             {group.heading}
@@ -64,8 +63,4 @@ export function FooterColumns({ contact = site }: { contact?: ContactEntry } = {
       ))}
     </div>
   );
-}
-
-function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 }

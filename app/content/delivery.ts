@@ -11,12 +11,5 @@ export interface DeliveryCard {
   icon: DeliveryIcon;
 }
 
-export const deliveryIntro = {
-  eyebrow: "Engagement models",
-  heading: "How We Deliver Value",
-  introduction:
-    "Every product and every team is different, so we offer several ways to work together. Pick one, or combine them as your product grows.",
-} as const;
-
 /** The cards, from content/delivery.yml, in its order. */
 export const deliveryCards: readonly DeliveryCard[] = cardEntries;

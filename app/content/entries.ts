@@ -7,8 +7,13 @@ import type { ResponsiveImage } from "~/media/responsive-image";
 import type { caseStudiesCollection } from "./collections/case-studies";
 import type { contactCollection } from "./collections/contact";
 import type { deliveryCollection } from "./collections/delivery";
+import type { enquiryFormCollection } from "./collections/enquiry-form";
+import type { footerCollection } from "./collections/footer";
+import type { homeCollection } from "./collections/home";
 import type { insightsCollection } from "./collections/insights";
+import type { navigationCollection } from "./collections/navigation";
 import type { partnersCollection } from "./collections/partners";
+import type { policyNames, termsCollection } from "./collections/policies";
 import type { servicesCollection } from "./collections/services";
 import type { valuesCollection } from "./collections/values";
 
@@ -41,6 +46,22 @@ export type PartnerEntry = Omit<Fields<typeof partnersCollection>["partners"][nu
   logo: Image;
 };
 export type ContactEntry = Fields<typeof contactCollection>;
+export type HomeEntry = Fields<typeof homeCollection>;
+export type NavigationEntry = Fields<typeof navigationCollection>;
+export type FooterEntry = Fields<typeof footerCollection>;
+export type EnquiryFormEntry = Fields<typeof enquiryFormCollection>;
+
+export type PolicyName = (typeof policyNames)[number];
+
+/**
+ * A policy as the build made it: its front matter, and its text as HTML in which the server fills
+ * the placeholders (~/content/policies/placeholders).
+ */
+export type PolicyText = Omit<Fields<typeof termsCollection>, "body"> & {
+  /** The text before the first section. */
+  intro: string;
+  sections: { heading: string; html: string }[];
+};
 
 /** Search and link-preview overrides of a page, with its image measured. */
 export interface SeoOverrides {

@@ -1,6 +1,9 @@
 /** The site's navigation items, and where each one leads from the home page and from elsewhere. */
+import type { NavigationEntry } from "./entries";
+
 export interface NavItem {
-  label: string;
+  /** Its label's name in content/navigation.yml (the root loader hands the labels to the page). */
+  label: keyof NavigationEntry;
   /** The in-page anchor on the home page, or `top` for the top of the page. */
   anchor: "top" | "services" | "testimonial" | "insights" | "contact";
   /** Drawn as a button rather than a plain link. */
@@ -8,11 +11,11 @@ export interface NavItem {
 }
 
 export const navItems: readonly NavItem[] = [
-  { label: "Home", anchor: "top" },
-  { label: "Services", anchor: "services" },
-  { label: "Reviews", anchor: "testimonial" },
-  { label: "Insights", anchor: "insights" },
-  { label: "LET'S TALK", anchor: "contact", emphasis: true },
+  { label: "home", anchor: "top" },
+  { label: "services", anchor: "services" },
+  { label: "reviews", anchor: "testimonial" },
+  { label: "insights", anchor: "insights" },
+  { label: "contact", anchor: "contact", emphasis: true },
 ];
 
 /** Where a nav item leads: a hash on the home page, a full path elsewhere. */

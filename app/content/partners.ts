@@ -1,4 +1,4 @@
-/** The 'Trusted By' section's copy and its partners: their names, links and logos (edited in content/partners.yml). */
+/** The partners of 'Trusted By': their names, links and logos (edited in content/partners.yml). */
 import type { ResponsiveImage } from "~/media/responsive-image";
 import { partners as partnerEntries } from "./generated/partners";
 
@@ -14,13 +14,6 @@ export interface Partner {
   logoSet?: ResponsiveImage;
   name: string;
 }
-
-export const partnersIntro = {
-  eyebrow: "Reviews",
-  heading: "Trusted By",
-  introduction: "Teams in media, finance, data and consulting build with us.",
-  carouselLabel: "Partner logos",
-} as const;
 
 /** Logo images are drawn at this size (width × height). */
 export const partnerLogoSize = { width: 200, height: 64 } as const;

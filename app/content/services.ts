@@ -1,4 +1,4 @@
-/** The services section's copy, and the services the agency offers (edited in content/services/). */
+/** The services the agency offers (edited in content/services/; the section's introduction: content/home.yml). */
 import type { ResponsiveImage } from "~/media/responsive-image";
 import { services as serviceEntries } from "./generated/services";
 
@@ -15,14 +15,6 @@ export interface Service {
   /** Three concrete things the client gets. */
   includes: readonly [string, string, string];
 }
-
-export const servicesIntro = {
-  eyebrow: "What we do",
-  heading: "Our Services",
-  introduction:
-    "Five disciplines, one team. Whichever you start with, the same designers and engineers stay with your product from discovery to launch and beyond.",
-  exploreLabel: "Explore",
-} as const;
 
 /** The services, from content/services/ (one file each, in their `order`). */
 export const services: readonly Service[] = serviceEntries.map((entry) => ({

@@ -1,11 +1,12 @@
-/** Who the agency is and how to reach it (its address, e-mail and phone: content/contact.yml). */
+/**
+ * Who the agency is and how to reach it (its address, e-mail and phone: content/contact.yml; its
+ * description and tagline: content/home.yml and content/footer.yml, for the server alone).
+ */
 import { contact } from "./generated/contact";
 
 export interface SiteDetails {
   name: string;
   shortName: string;
-  tagline: string;
-  description: string;
   /** How enquiry e-mails address the agency (`to_name` in the mail template). */
   enquiryRecipient: string;
   address: {
@@ -30,9 +31,6 @@ export interface SiteDetails {
 export const site: SiteDetails = {
   name: "Nirmaan Digital",
   shortName: "Nirmaan",
-  tagline: "Purposeful digital products, designed and engineered in India.",
-  description:
-    "Nirmaan Digital is a software and digital-product agency in Bengaluru. We design and build websites, mobile apps, SaaS platforms and e-commerce stores, and lend dedicated developers and QA engineers to teams that need to ship.",
   enquiryRecipient: "Nirmaan Digital team",
   // The contact facts are edited in content/contact.yml.
   address: contact.address,

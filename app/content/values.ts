@@ -12,12 +12,5 @@ export interface CoreValue {
   icon: ValueIcon;
 }
 
-export const valuesIntro = {
-  eyebrow: "Insights",
-  heading: "Our Core Values",
-  introduction:
-    "Three promises shape every estimate we write, every line of code we ship and every call we join.",
-} as const;
-
 /** The values, from content/values.yml, in its order. */
 export const coreValues: readonly CoreValue[] = valueEntries;

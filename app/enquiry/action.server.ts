@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data, redirect } from "@remix-run/node";
+import { enquiryForm } from "~/content/generated/enquiry-form.server";
 import { readFormBody } from "~/enquiry/body.server";
 import { type EnquiryLimitName, takeEnquiryUnits } from "~/enquiry/limits.server";
 import { type EnquiryLogLine, logEnquiry } from "~/enquiry/log.server";
@@ -13,7 +14,9 @@ import {
   type EnquiryActionData,
   type EnquiryLoaderData,
   NOTICE_PARAMETER,
+  type Notice,
   type NoticeKind,
+  type NoticeOutcome,
 } from "~/enquiry/notices";
 import type { PostgresSubmissions } from "~/enquiry/postgres-submissions.server";
 import { referenceLineHtml } from "~/enquiry/reference-line.server";
@@ -85,10 +88,19 @@ export async function loadEnquiry(
   { notices }: Pick<AppLoadContext, "notices">,
 ): Promise<EnquiryLoaderData> {
   if (request.method !== "GET") return { notice: null };
-  const notice = await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER));
-  const referenceHtml = notice?.reference ? referenceLineHtml(notice.reference) : null;
-  return { notice: notice && referenceHtml ? { ...notice, referenceHtml } : notice };
+  const outcome = await notices.redeem(new URL(request.url).searchParams.get(NOTICE_PARAMETER));
+  if (!outcome) return { notice: null };
+  const referenceHtml = outcome.reference
+    ? referenceLineHtml(outcome.reference, enquiryForm.reference)
+    : null;
+  return { notice: referenceHtml ? { ...withWords(outcome), referenceHtml } : withWords(outcome) };
 }
+
+/** The outcome with the words the visitor reads (content/enquiry-form.yml). */
+const withWords = (outcome: NoticeOutcome): Notice => ({
+  ...outcome,
+  text: enquiryForm.notices[outcome.kind],
+});
 
 /** What the action uses of the server's services (server/app-services.ts). */
 type EnquiryContext = Pick<
@@ -269,6 +281,6 @@ function reply(
   status: number,
   headers?: Record<string, string>,
 ) {
-  const payload: EnquiryActionData = { result, notice: { kind, id: randomUUID() } };
+  const payload: EnquiryActionData = { result, notice: withWords({ kind, id: randomUUID() }) };
   return data(payload, { status, headers });
 }

@@ -1,26 +1,28 @@
-/**
- * The enquiry's notices: their wording, how long one shows, and what the form's loader and action
- * hand the page.
- */
+/** The enquiry's notices: their kinds, how long one shows, and what the form's loader and action hand the page. */
 import type { SubmissionResult } from "@conform-to/react";
 
-/** The three outcomes a visitor is told about, worded exactly as the error catalogue says. */
-export const NOTICE_TEXT = {
-  sent: "Email sent successfully!",
-  invalid: "Please fill the required details.",
-  failed: "Failed to send email. Please try again.",
-} as const;
+/**
+ * The three outcomes a visitor is told about; their words are content/enquiry-form.yml's, which
+ * the specification's error catalogue quotes.
+ */
+export type NoticeKind = "sent" | "invalid" | "failed";
 
-export type NoticeKind = keyof typeof NOTICE_TEXT;
-
-/** A notice to show once; `id` is new for every outcome so an identical second notice shows again. */
-export interface Notice {
+/** An outcome to tell once; `id` is new for every outcome so an identical second notice shows again. */
+export interface NoticeOutcome {
   kind: NoticeKind;
   id: string;
   /** A success's enquiry reference (`NRM-7KQ2-M9XD`, ~/lead-parts/reference), shown beside the form until the next enquiry. */
   reference?: string;
   /** Its line as the page shows it, made on the server (~/enquiry/reference-line.server). */
   referenceHtml?: string;
+}
+
+/**
+ * An outcome with its words (content/enquiry-form.yml), which the server adds: the page carries
+ * a notice's words only when it has one to show, and never in its bundle.
+ */
+export interface Notice extends NoticeOutcome {
+  text: string;
 }
 
 export const NOTICE_TIMEOUT_MS = 6000;

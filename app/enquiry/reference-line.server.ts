@@ -9,11 +9,12 @@ import { REFERENCE } from "~/lead-parts/reference";
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /**
- * "Your reference: NRM-7KQ2-M9XD", the reference in a `<strong>` one click selects, and the line
- * on how to withdraw with it; null for anything that is not a reference.
+ * The content's words (`Your reference:`, content/enquiry-form.yml), the reference in a `<strong>`
+ * one click selects, and the line on how to withdraw with it; null for anything that is not a
+ * reference.
  */
-export function referenceLineHtml(reference: string): string | null {
+export function referenceLineHtml(reference: string, words: string): string | null {
   if (!REFERENCE.test(reference)) return null;
   const { before, label, after } = withdrawalHint;
-  return `Your reference: <strong class="select-all font-mono font-semibold">${escapeHtml(reference)}</strong> <span class="mt-1 block text-muted text-sm">${escapeHtml(before)}<a href="${WITHDRAWAL_PATH}" class="font-medium text-primary-dark underline underline-offset-2">${escapeHtml(label)}</a>${escapeHtml(after)}</span>`;
+  return `${escapeHtml(words)} <strong class="select-all font-mono font-semibold">${escapeHtml(reference)}</strong> <span class="mt-1 block text-muted text-sm">${escapeHtml(before)}<a href="${WITHDRAWAL_PATH}" class="font-medium text-primary-dark underline underline-offset-2">${escapeHtml(label)}</a>${escapeHtml(after)}</span>`;
 }

@@ -1,5 +1,6 @@
 /** The enquiry as the server accepts it (a zod schema), and the hint each invalid field shows. */
 import * as z from "zod";
+import { enquiryForm } from "~/content/generated/enquiry-form.server";
 import { type Enquiry, type EnquiryField, MAX_LENGTH } from "~/lead-parts/enquiry";
 import {
   hasInvisibleInALine,
@@ -8,23 +9,29 @@ import {
   joinersFit,
 } from "~/text/invisible-characters";
 
-/** Field-level hints shown under each invalid field (the form-level notice is fixed). */
+const { hints } = enquiryForm;
+
+/** The hint of a field, with its limit where it says `{max}` (content/enquiry-form.yml). */
+const hintOf = (field: EnquiryField) =>
+  hints[field].replaceAll("{max}", MAX_LENGTH[field].toLocaleString("en-IN"));
+
+/** Field-level hints shown under each invalid field (the form-level notice is the same for all). */
 export const FIELD_ERRORS: Record<EnquiryField, string> = {
-  name: `Enter your name (up to ${MAX_LENGTH.name} characters).`,
-  email: "Enter a valid e-mail address, such as name@company.com.",
-  countryCode: `Enter a country code of up to ${MAX_LENGTH.countryCode} digits.`,
-  phoneNumber: `Enter a phone number of up to ${MAX_LENGTH.phoneNumber} digits.`,
-  message: `Keep your message to ${MAX_LENGTH.message.toLocaleString("en-IN")} characters or fewer.`,
+  name: hintOf("name"),
+  email: hintOf("email"),
+  countryCode: hintOf("countryCode"),
+  phoneNumber: hintOf("phoneNumber"),
+  message: hintOf("message"),
 };
 
 /** Shown when a field holds a character no one types on purpose (a line break in a name, a bidi override). */
 export const UNUSUAL_CHARACTERS = {
-  singleLine: "Remove the line break or invisible character from this field.",
-  message: "Remove the invisible control characters from your message.",
+  singleLine: hints.lineBreak,
+  message: hints.controlCharacters,
   /** Unicode tag characters outside a flag, or a zero-width joiner with nothing to join. */
-  hidden: "Remove the hidden characters from this field.",
+  hidden: hints.hiddenCharacters,
   /** An e-mail address with an invisible character (a soft hyphen, a joiner) that would read like another. */
-  address: "Remove the invisible character from your e-mail address.",
+  address: hints.addressCharacter,
 } as const;
 
 /**

@@ -19,7 +19,7 @@ import { lstat, mkdir, open, opendir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "~/db/database.server";
 import { createPostgresNoticeClaims, type NoticeClaims } from "~/enquiry/notice-claims.server";
-import { NOTICE_PARAMETER, type Notice } from "~/enquiry/notices";
+import { NOTICE_PARAMETER, type NoticeOutcome } from "~/enquiry/notices";
 import { REFERENCE } from "~/lead-parts/reference";
 
 /** How long a landing URL holds its notice: browsers follow the redirect at once; minutes allow for a slow load. */
@@ -40,7 +40,7 @@ export interface SentNotices {
   /** Where a sender lands after a successful enquiry: the home page's form, with a fresh token carrying `reference`. */
   landingUrl(reference: string): string;
   /** The notice a landing URL's token stands for, the first time it is read; null for anything else. */
-  redeem(token: string | null): Promise<Notice | null>;
+  redeem(token: string | null): Promise<NoticeOutcome | null>;
   /** Removes the replicated claims of tokens that have expired (the server calls it on a timer). */
   sweep(): Promise<void>;
 }

@@ -10,7 +10,6 @@ import { ReviewsSection } from "~/components/home/reviews-section";
 import { ServicesSection } from "~/components/home/services-section";
 import { ServerRendered } from "~/components/server-rendered";
 import { homeContent } from "~/content/home.server";
-import { site } from "~/content/site";
 import { handleEnquiry, loadEnquiry } from "~/enquiry/action.server";
 import { keepDataWhenTokenLeaves, useDropNoticeToken } from "~/enquiry/notice-token-url";
 import { useRevealOnScroll } from "~/hooks/use-reveal-on-scroll";
@@ -26,11 +25,14 @@ import { buildMeta } from "~/utils/meta";
  */
 export const handle = { sharedDocument: true };
 
-export const meta: MetaFunction<unknown, RootMatch> = ({ matches }) => {
+export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) => {
   const root = matches.find((match) => match.id === "root")?.data;
+  if (!data) return [];
+  const { title, description, imageAlt } = data.content.meta;
   return buildMeta({
-    title: `${site.name} — Software & Digital Product Agency in India`,
-    description: site.description,
+    title,
+    description,
+    imageAlt,
     path: "/",
     siteUrl: root?.siteUrl ?? "",
     image: ogImagePathOf("home", "index"),

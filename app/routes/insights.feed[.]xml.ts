@@ -1,4 +1,5 @@
 /** /insights/feed.xml: the published articles as an Atom feed, newest first. */
+import { footer } from "~/content/generated/footer.server";
 import { lastModified, publishedInsights } from "~/content/pages.server";
 import { site } from "~/content/site";
 import { env } from "~/env.server";
@@ -27,7 +28,7 @@ export function loader() {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
   <title>${escapeXml(`${site.name} insights`)}</title>
-  <subtitle>${escapeXml(site.tagline)}</subtitle>
+  <subtitle>${escapeXml(footer.tagline)}</subtitle>
   <link rel="self" type="application/atom+xml" href="${escapeXml(`${origin}/insights/feed.xml`)}"/>
   <link rel="alternate" type="text/html" href="${escapeXml(`${origin}/insights`)}"/>
   <id>${escapeXml(`${origin}/insights`)}</id>

@@ -1,4 +1,5 @@
 /** The web app manifest: the site's name, colours and icons for a home screen. */
+import { home } from "~/content/generated/home.server";
 import { seo } from "~/content/seo";
 import { site } from "~/content/site";
 import { CACHE_CONTROL } from "~/http/cache-control";
@@ -8,7 +9,7 @@ export function loader() {
   const manifest = {
     name: site.name,
     short_name: site.shortName,
-    description: site.description,
+    description: home.description,
     lang: "en",
     start_url: "/",
     scope: "/",

@@ -11,6 +11,8 @@ export interface PageMeta {
   noIndex?: boolean;
   /** Path of the page's own Open Graph image (`ogImagePathOf`, ~/media/og-path). */
   image: string;
+  /** What the Open Graph image shows, for people who cannot see it: the site's name and the page's title unless said. */
+  imageAlt?: string;
   /** `article` for an article or case study; `website` otherwise. */
   type?: "website" | "article";
 }
@@ -23,11 +25,11 @@ export function buildMeta({
   siteUrl,
   noIndex,
   image: imagePath,
+  imageAlt = `${site.name}: ${title}`,
   type = "website",
 }: PageMeta): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;
   const image = `${siteUrl}${imagePath}`;
-  const imageAlt = `${site.name}: ${site.tagline}`;
   const meta: MetaDescriptor[] = [
     { title },
     { name: "description", content: description },

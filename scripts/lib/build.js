@@ -3,9 +3,15 @@
  * benchmarks and the load test run them through `ensureBuild` when any part of the build is missing.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import {
+  BUILT_CONTENT_RECORD,
+  builtContentDirectory,
+  contentDirectory,
+  SHIPPED_CONTENT_DIR,
+} from "./content-directory.js";
 import { root } from "./server.js";
 
 const require = createRequire(import.meta.url);
@@ -36,6 +42,10 @@ const buildOutputs = [
 
 /** Runs every step in the repository's root; the first that fails ends the process with one line naming it. */
 export function runBuild() {
+  const content = contentFolderOrExit();
+  // Until the last step is done the build holds no content ensureBuild would take as finished.
+  mkdirSync(join(root, "build"), { recursive: true });
+  writeFileSync(join(root, BUILT_CONTENT_RECORD), `${content} (unfinished)\n`);
   for (const step of buildSteps) {
     // A production build whoever calls: vite-node (the bench, the load test) sets NODE_ENV=development.
     const env = { ...process.env, NODE_ENV: "production" };
@@ -47,11 +57,33 @@ export function runBuild() {
       process.exit(1);
     }
   }
+  // Which content the build holds: ensureBuild builds again when another is asked for.
+  writeFileSync(join(root, BUILT_CONTENT_RECORD), `${content}\n`);
 }
 
-/** Builds the site, as `npm run build` does, when any part of the build is missing. */
+/**
+ * Builds the site, as `npm run build` does, when any part of the build is missing, or when it
+ * was made from another folder of content (the tests' build is of tests/fixtures/content).
+ */
 export function ensureBuild() {
-  if (buildOutputs.every((output) => existsSync(join(root, output)))) return;
-  console.log("No build found: building the site first, as npm run build does.");
+  const wanted = contentFolderOrExit();
+  const built = builtContentDirectory(root) ?? SHIPPED_CONTENT_DIR;
+  if (!buildOutputs.every((output) => existsSync(join(root, output)))) {
+    console.log("No build found: building the site first, as npm run build does.");
+  } else if (built !== wanted) {
+    console.log(`The build is of ${built}/, not ${wanted}/: building the site again, as npm run build does.`);
+  } else {
+    return;
+  }
   runBuild();
+}
+
+/** The content folder to build from, or the process ends with the line saying what is wrong with CONTENT_DIR. */
+function contentFolderOrExit() {
+  try {
+    return contentDirectory(root);
+  } catch (error) {
+    console.error(`build: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  }
 }

@@ -9,8 +9,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { collections } from "~/content/collections/index";
+import { policyNames } from "~/content/collections/policies";
+import { footer } from "~/content/generated/footer.server";
 import { publishedCaseStudies, publishedInsights } from "~/content/pages.server";
-import { cookiePolicy, termsOfService } from "~/content/policies/index.server";
+import { policyFor } from "~/content/policies/index.server";
 import { site } from "~/content/site";
 import { type OgKind, ogImagePathOf } from "~/media/og-path";
 import { decapConfigOf } from "../admin/decap-config";
@@ -71,12 +73,11 @@ export function contentPages(): OgPage[] {
 
 /** The pages outside content/: the home page and the policy pages. */
 export const sitePages: readonly OgPage[] = [
-  { kind: "home", slug: "index", title: site.tagline },
-  // The privacy policy's title does not depend on the server's configuration.
-  ...[termsOfService, { path: "/privacy-policy", title: "Privacy Policy" }, cookiePolicy].map((policy) => ({
-    kind: "policies",
-    slug: policy.path.slice(1),
-    title: policy.title,
+  { kind: "home", slug: "index", title: footer.tagline },
+  ...policyNames.map((name) => ({
+    kind: "policies" as const,
+    slug: name,
+    title: policyFor(name).title,
     eyebrow: site.name,
   })),
 ];

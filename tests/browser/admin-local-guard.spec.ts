@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { CHROMIUM_FLAGS, findChromium } from "../../scripts/lib/chromium";
 import { prepareContentWorktree } from "../../scripts/lib/content-worktree";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 import { expect, test } from "../support/fixtures";
 import { type RunningLocalEditor, startLocalEditor } from "../support/local-editor";
 
@@ -108,9 +109,13 @@ function send(
 test.beforeAll(async () => {
   repository = mkdtempSync(join(tmpdir(), "content-guard-"));
   git(repository, "init", "--quiet", "--initial-branch=main");
-  for (const file of ["content/case-studies/brightlend.md", "scripts/start.js"]) {
+  // A case study of the tests' own content, where the site keeps content.
+  for (const [from, file] of [
+    [`${FIXTURE_CONTENT_DIR}/case-studies/brightlend.md`, "content/case-studies/brightlend.md"],
+    ["scripts/start.js", "scripts/start.js"],
+  ] as const) {
     execFileSync("mkdir", ["-p", join(repository, file, "..")]);
-    execFileSync("cp", [join(process.cwd(), file), join(repository, file)]);
+    execFileSync("cp", [join(process.cwd(), from), join(repository, file)]);
   }
   git(repository, "add", "--all");
   git(repository, "commit", "--quiet", "--no-verify", "--no-gpg-sign", "--message", "The site");

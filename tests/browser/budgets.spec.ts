@@ -9,6 +9,7 @@ import {
   kb,
   measureHomePage,
 } from "../support/byte-budgets";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 import { expect, test } from "../support/fixtures";
 
 // The budgets and how they are measured: tests/support/byte-budgets.ts, which
@@ -38,7 +39,7 @@ test("the home page stays within its byte budgets (gzip -9)", async ({ page }) =
   for (const { name, bytes, budget } of lines) expect(bytes, name).toBeLessThanOrEqual(budget);
 });
 
-/** The largest file of a content folder, by its bytes: the page with the most HTML. */
+/** The largest file of a folder of the tests' content, by its bytes: the page with the most HTML. */
 function largestOf(folder: string): string {
   const files = readdirSync(folder).filter((name) => name.endsWith(".md"));
   const [largest] = files.sort((a, b) => statSync(join(folder, b)).size - statSync(join(folder, a)).size);
@@ -47,8 +48,8 @@ function largestOf(folder: string): string {
 
 test("the largest article and case study each send at most 30 KB of HTML, gzipped", async ({ request }) => {
   for (const path of [
-    `/insights/${largestOf("content/insights")}`,
-    `/case-studies/${largestOf("content/case-studies")}`,
+    `/insights/${largestOf(`${FIXTURE_CONTENT_DIR}/insights`)}`,
+    `/case-studies/${largestOf(`${FIXTURE_CONTENT_DIR}/case-studies`)}`,
   ]) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);

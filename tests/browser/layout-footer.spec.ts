@@ -1,8 +1,12 @@
-import { footerGroups } from "~/content/footer";
 import { formatAddress, site } from "~/content/site";
 import { holdClientBundle } from "../support/client-bundle";
+import { fixture } from "../support/fixture-content";
 import { expect, test } from "../support/fixtures";
 import { isHydratedAndRendered } from "../support/page-clock";
+
+// What the footer says, from the content the tests' build is made of (tests/fixtures/content).
+const words = fixture("footer");
+const contact = fixture("contact");
 
 test.describe("scroll-to-top", () => {
   test("appears once scrolled and scrolls smoothly back to the top", async ({ page }) => {
@@ -114,31 +118,31 @@ for (const javaScriptEnabled of [true, false]) {
     test("gives the address, e-mail and phone as links", async ({ page }) => {
       await page.goto("/");
       const footer = page.getByRole("contentinfo");
-      const address = footer.getByRole("link", { name: formatAddress() });
+      const address = footer.getByRole("link", { name: formatAddress(contact.address) });
       await expect(address).toHaveAttribute("href", /^https:\/\/www\.google\.com\/maps\//);
       await expect(address).toHaveAttribute("target", "_blank");
       await expect(address).toHaveAttribute("rel", /noopener/);
-      await expect(footer.getByRole("link", { name: site.email })).toHaveAttribute(
+      await expect(footer.getByRole("link", { name: contact.email })).toHaveAttribute(
         "href",
-        `mailto:${site.email}`,
+        `mailto:${contact.email}`,
       );
-      await expect(footer.getByRole("link", { name: site.phone.display })).toHaveAttribute(
+      await expect(footer.getByRole("link", { name: contact.phone.display })).toHaveAttribute(
         "href",
-        `tel:${site.phone.e164}`,
+        `tel:${contact.phone.e164}`,
       );
     });
 
     test("lists services, talent roles and solutions, each leading to the contact form", async ({ page }) => {
       await page.goto("/terms-conditions");
       const footer = page.getByRole("contentinfo");
-      for (const group of footerGroups) {
+      for (const group of words.groups) {
         const nav = footer.getByRole("navigation", { name: group.heading });
         await expect(nav.getByRole("link")).toHaveText([...group.items]);
         for (const link of await nav.getByRole("link").all()) {
           await expect(link).toHaveAttribute("href", "/#contact");
         }
       }
-      await footer.getByRole("link", { name: "Hire QA Engineers" }).click();
+      await footer.getByRole("link", { name: words.groups.at(-1)?.items.at(-1), exact: true }).click();
       await expect(page).toHaveURL(/\/#contact$/);
       await expect(page.locator("#contact")).toBeInViewport();
     });
@@ -146,22 +150,22 @@ for (const javaScriptEnabled of [true, false]) {
     test("shows the copyright line with the current year", async ({ page }) => {
       await page.goto("/");
       await expect(page.getByRole("contentinfo")).toContainText(
-        `© ${new Date().getFullYear()} ${site.name}. ALL RIGHTS RESERVED.`,
+        `© ${new Date().getFullYear()} ${site.name}. ${words.rights}.`,
       );
     });
 
     test("links the cookie policy", async ({ page }) => {
       await page.goto("/");
-      await page.getByRole("contentinfo").getByRole("link", { name: "Cookie Policy" }).click();
+      await page.getByRole("contentinfo").getByRole("link", { name: words.cookies }).click();
       await expect(page).toHaveURL(/\/cookie-policy$/);
-      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cookie Policy");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(fixture("cookie-policy").title);
     });
   });
 }
 
 const policies = [
-  { link: "Terms of Service", path: "/terms-conditions", heading: "Terms of Service" },
-  { link: "Privacy Policy", path: "/privacy-policy", heading: "Privacy Policy" },
+  { link: words.terms, path: "/terms-conditions", heading: fixture("terms-conditions").title },
+  { link: words.privacy, path: "/privacy-policy", heading: fixture("privacy-policy").title },
 ] as const;
 
 for (const policy of policies) {

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 import { freePort } from "../support/server-process";
 
 // The npm scripts an operator runs (README.md and docs/ name them), started the way an operator
@@ -88,6 +89,7 @@ for (const script of [
   "check:content",
   "bench:withdraw",
   "content",
+  "marketing-edits",
 ]) {
   test(`npm run ${script} -- --help loads the script and prints its usage`, async () => {
     const run = await runNpm(["run", "-s", script, "--", "--help"]);
@@ -140,6 +142,8 @@ test("npm run vitals summarises an empty folder", async () => {
 test("npm start serves /healthz and stops on SIGTERM", async () => {
   const port = await freePort();
   const child = spawnNpm(["start"], {
+    // The build the tests made, of their own content: npm start would build content/ otherwise.
+    CONTENT_DIR: FIXTURE_CONTENT_DIR,
     PORT: String(port),
     HOST: "127.0.0.1",
     ENQUIRY_STORE_DIR: folder,

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import type { Enquiry } from "../../app/lead-parts/enquiry";
+import { fixture } from "./fixture-content";
 
-export const NOTICE = {
-  sent: "Email sent successfully!",
-  invalid: "Please fill the required details.",
-  failed: "Failed to send email. Please try again.",
-} as const;
+/** The form's words, from the content the tests' build is made of (tests/fixtures/content). */
+const words = fixture("enquiry-form");
+
+/** The three notices' words. */
+export const NOTICE = words.notices;
 
 /** What a visitor types into the form's fields (~/lead-parts/enquiry names them). */
 export type EnquiryValues = Enquiry;
@@ -27,12 +28,12 @@ export function enquiryForm(page: Page) {
   const form = page.getByRole("form", { name: "Enquiry" });
   return {
     form,
-    name: form.getByLabel("Name"),
-    email: form.getByLabel("Email"),
-    countryCode: form.getByLabel("Country code"),
-    phoneNumber: form.getByLabel("Phone number"),
-    message: form.getByLabel("Message"),
-    submit: form.getByRole("button", { name: "Submit" }),
+    name: form.getByLabel(words.labels.name),
+    email: form.getByLabel(words.labels.email),
+    countryCode: form.getByLabel(words.labels.countryCode),
+    phoneNumber: form.getByLabel(words.labels.phoneNumber),
+    message: form.getByLabel(words.labels.message),
+    submit: form.getByRole("button", { name: words.submit }),
     notice: page.locator("#contact").getByRole("status"),
     closeNotice: page.locator("#contact").getByRole("button", { name: "Close notice" }),
   };

@@ -16,6 +16,7 @@ import {
   localEditorSiteEnv,
   newLocalEditorRun,
 } from "../../scripts/lib/local-editor";
+import { FIXTURE_CONTENT_DIR } from "./fixture-content";
 import { freePort, type RunningServer, startServer, stopProcess } from "./server-process";
 
 /** A throwaway identity: decap-server commits drafts as whoever runs it. */
@@ -36,15 +37,18 @@ export function git(cwd: string, ...args: string[]): string {
 }
 
 /**
- * A copy of this checkout's tracked files as they are in the working tree, committed on `main` of
- * a new repository in the temp folder, with its node_modules linked.
+ * A copy of this checkout's tracked files as they are in the working tree, with the tests' own
+ * content as its content/ (an edit to content/ cannot fail a test), committed on `main` of a new
+ * repository in the temp folder, with its node_modules linked.
  */
 export function copyCheckout(project = process.cwd()): string {
   const dir = mkdtempSync(join(tmpdir(), "content-repo-"));
   const files = execFileSync("git", ["ls-files", "-z"], { cwd: project, encoding: "utf8" }).split("\0");
   for (const file of files.filter((name) => name && existsSync(join(project, name)))) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    copyFileSync(join(project, file), join(dir, file));
+    if (file.startsWith("content/")) continue;
+    const to = file.replace(`${FIXTURE_CONTENT_DIR}/`, "content/");
+    mkdirSync(dirname(join(dir, to)), { recursive: true });
+    copyFileSync(join(project, file), join(dir, to));
   }
   symlinkSync(join(project, "node_modules"), join(dir, "node_modules"));
   git(dir, "init", "--quiet", "--initial-branch=main");

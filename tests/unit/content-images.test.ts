@@ -15,9 +15,10 @@ import { IMAGE_WIDTHS } from "~/media/responsive-image";
 import { GENERATED_DIR, writeGenerated } from "../../scripts/lib/content/generate";
 import { MEDIA_DIR, makeImagesResponsive } from "../../scripts/lib/content/images";
 import { formatFault, type LoadedEntry, loadContent } from "../../scripts/lib/content/load";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 import { writeLargePhoto } from "../support/large-photo";
 
-// The content build's image step on a copy of content/ to which an editor has added a case study
+// The content build's image step on a copy of the tests' content to which an editor has added a case study
 // with a 4 MB phone photo as its cover, and one of the sample SVGs among its images.
 const root = mkdtempSync(join(tmpdir(), "content-images-"));
 const photo = join(root, "content", "images", "ledgerly-office.jpg");
@@ -49,7 +50,9 @@ let sourceBytes = 0;
 let study: LoadedEntry;
 let made: Awaited<ReturnType<typeof makeImagesResponsive>>;
 beforeAll(async () => {
-  cpSync(resolve(import.meta.dirname, "../../content"), join(root, "content"), { recursive: true });
+  cpSync(resolve(import.meta.dirname, "../..", FIXTURE_CONTENT_DIR), join(root, "content"), {
+    recursive: true,
+  });
   writeFileSync(join(root, "content", "case-studies", "ledgerly.md"), caseStudy);
   sourceBytes = await writeLargePhoto(photo);
   const { content, faults } = await loadContent(root);

@@ -4,18 +4,18 @@ import { join, resolve } from "node:path";
 import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { afterEach, describe, expect, test } from "vitest";
-import { featuredWork } from "~/content/work";
 import { makeImagesResponsive } from "../../scripts/lib/content/images";
 import { formatFault, loadContent, svgDrawsText } from "../../scripts/lib/content/load";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 
 const repository = resolve(import.meta.dirname, "../..");
 const folders: string[] = [];
 
-/** A copy of the repository's content/ with `files` written over it (relative to content/). */
+/** A copy of the tests' content in a folder's content/, with `files` written over it (relative to content/). */
 function contentWith(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "content-"));
   folders.push(root);
-  cpSync(join(repository, "content"), join(root, "content"), { recursive: true });
+  cpSync(join(repository, FIXTURE_CONTENT_DIR), join(root, "content"), { recursive: true });
   for (const [path, text] of Object.entries(files)) writeFileSync(join(root, "content", path), text);
   return root;
 }
@@ -33,18 +33,45 @@ const article = (front: string, body = "A body of words.") =>
   `---\ntitle: A title\ndescription: What it says.\nauthor: Meera Iyer\ndate: 2026-01-05\n${front}---\n${body}\n`;
 
 describe("the content build's validation", () => {
-  test("the repository's own content is valid", async () => {
-    const { faults, content } = await loadContent(repository);
+  test("the tests' content is valid, read from the folder it is given", async () => {
+    const { faults, content } = await loadContent(repository, { dir: join(repository, FIXTURE_CONTENT_DIR) });
     expect(faults.map(formatFault)).toEqual([]);
-    expect(content["case-studies"].map((entry) => entry.slug)).toContain("pawpal");
-    expect(content.insights.length).toBeGreaterThanOrEqual(3);
+    expect(content.home).toHaveLength(1);
+    expect(content["case-studies"][0]?.file).toMatch(/^tests\/fixtures\/content\/case-studies\//);
   });
 
-  test("the home page's work banner links a published case study", async () => {
-    const { content } = await loadContent(repository);
-    const slug = featuredWork.caseStudyPath.replace(/^\/case-studies\//, "");
-    const study = content["case-studies"].find((entry) => entry.slug === slug);
-    expect(study?.data.published).toBe(true);
+  test("the home page's work banner must name a published case study", async () => {
+    const home = readFileSync(join(repository, FIXTURE_CONTENT_DIR, "home.yml"), "utf8");
+    const naming = (slug: string) => home.replace(/caseStudy: \S+/, `caseStudy: ${slug}`);
+    expect(await faultsOf({ "home.yml": naming("nowhere") })).toEqual([
+      "content/home.yml: work.caseStudy: names nowhere, but there is no case study nowhere (its file would be case-studies/nowhere.md)",
+    ]);
+    const study = readFileSync(
+      join(repository, FIXTURE_CONTENT_DIR, "case-studies", "brightlend.md"),
+      "utf8",
+    );
+    expect(
+      await faultsOf({
+        "home.yml": naming("brightlend"),
+        "case-studies/brightlend.md": study.replace(/^---\n/, "---\npublished: false\n"),
+      }),
+    ).toEqual([
+      "content/home.yml: work.caseStudy: names brightlend, a case study that is not published: publish it or name another",
+    ]);
+  });
+
+  test("a phone or WhatsApp number shown must be the number its link dials", async () => {
+    const contact = readFileSync(join(repository, FIXTURE_CONTENT_DIR, "contact.yml"), "utf8");
+    expect(
+      await faultsOf({
+        "contact.yml": contact
+          .replace(/(phone:\n {2}display: ).*/, "$1+91 80 4718 2291")
+          .replace(/(whatsapp:\n {2}display: ).*/, "$1+91 98860 41725 ext 2"),
+      }),
+    ).toEqual([
+      "content/contact.yml: phone.display: must be the number E.164 says, with spaces at most: the link dials E.164",
+      "content/contact.yml: whatsapp.display: must be the wa.me number, with + and spaces at most: the link opens a chat with that number",
+    ]);
   });
 
   test("a missing field and a too-long one are named with the file", async () => {
@@ -348,6 +375,63 @@ describe("what a content file may hold", () => {
   test("front matter with no closing line is refused", async () => {
     expect(await faultsOf({ "insights/a.md": "---\ntitle: T\nBody\n" })).toEqual([
       "content/insights/a.md:1: (file): front matter has no closing line of three hyphens",
+    ]);
+  });
+});
+
+describe("a policy", () => {
+  const policy = (body: string, front = "") =>
+    `---\ntitle: Cookie Policy\nsummary: What {{name}} sets in your browser, and how to control it.\nupdated: 2026-11-23\n${front}---\n${body}\n`;
+
+  test("is split at its ## headings into an introduction and sections", async () => {
+    const { content, faults } = await loadContent(
+      contentWith({
+        "cookie-policy.md": policy(
+          "Intro with {{email}}.\n\n## First & foremost\n\nOne.\n\n## Save preferences\n\n- {{if whatsapp}} A\n- B",
+        ),
+      }),
+    );
+    expect(faults.map(formatFault)).toEqual([]);
+    const { policyParts } = await import("../../scripts/lib/content/policy-rules");
+    expect(policyParts(content["cookie-policy"][0]?.html ?? "")).toEqual({
+      intro: "<p>Intro with {{email}}.</p>",
+      sections: [
+        { heading: "First & foremost", html: "<p>One.</p>" },
+        { heading: "Save preferences", html: "<ul>\n<li>{{if whatsapp}} A</li>\n<li>B</li>\n</ul>" },
+      ],
+    });
+  });
+
+  test("refuses other headings, unknown placeholders and conditions, and a condition inside a sentence", async () => {
+    expect(
+      await faultsOf({
+        "cookie-policy.md": policy(
+          "# Title\n\n## Section\n\nWrite to {{emial}}.\n\n{{if sunny}} Then.\n\nNow {{if whatsapp}} here.\n\n### Sub",
+          "",
+        ).replace("{{name}}", "{{nmae}}"),
+      }),
+    ).toEqual([
+      "content/cookie-policy.md: summary: {{nmae}} is no placeholder the site knows here: use {{name}}, {{short-name}}, {{city}}, {{region}}, {{country}}, {{address}}, {{founding-year}}, {{whatsapp}}, {{retention-days}}, {{spam-retention-days}}, {{privacy-contact-name}}, {{email}}, {{phone}}, {{privacy-contact-email}}",
+      "content/cookie-policy.md:6: body: a policy's headings are its sections' (## Heading): no other level",
+      "content/cookie-policy.md:16: body: a policy's headings are its sections' (## Heading): no other level",
+      "content/cookie-policy.md:10: body: {{emial}} is no placeholder the site knows: use {{name}}, {{short-name}}, {{city}}, {{region}}, {{country}}, {{address}}, {{founding-year}}, {{whatsapp}}, {{retention-days}}, {{spam-retention-days}}, {{privacy-contact-name}}, {{email}}, {{phone}}, {{privacy-contact-email}}",
+      "content/cookie-policy.md:12: body: {{if sunny}} is no condition the site knows: use {{if whatsapp}}, {{if privacy-contact-named}}, {{if privacy-contact-unnamed}}",
+      "content/cookie-policy.md:14: body: {{if whatsapp}} must open a paragraph or a list item, as {{if whatsapp}} Text…",
+    ]);
+  });
+
+  test("the privacy policy must say the retention and the privacy contact, which the server's settings decide", async () => {
+    const faults = await faultsOf({
+      "privacy-policy.md": policy("## Rights\n\nWrite to {{email}}. Ask {{privacy-contact-name}}.").replace(
+        "Cookie Policy",
+        "Privacy Policy",
+      ),
+    });
+    expect(faults).toEqual([
+      "content/privacy-policy.md:8: body: {{privacy-contact-name}} is known only when PRIVACY_CONTACT names a person: open its paragraph with {{if privacy-contact-named}}",
+      "content/privacy-policy.md:6: body: must say {{retention-days}}: the server's settings decide it, and the privacy notice beside the form says the same",
+      "content/privacy-policy.md:6: body: must say {{spam-retention-days}}: the server's settings decide it, and the privacy notice beside the form says the same",
+      "content/privacy-policy.md:6: body: must say {{privacy-contact-email}}: the server's settings decide it, and the privacy notice beside the form says the same",
     ]);
   });
 });

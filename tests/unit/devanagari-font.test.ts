@@ -13,10 +13,13 @@ import {
   wholeFontFile,
 } from "../../scripts/lib/content/fonts";
 import { type LoadedContent, type LoadedEntry, loadContent } from "../../scripts/lib/content/load";
+import { FIXTURE_CONTENT_DIR } from "../support/fixture-content";
 
 // The content build cuts the Devanagari faces to the Hindi articles' characters: every word of
-// every Hindi article must still shape to real glyphs (no .notdef box), conjuncts included.
+// every Hindi article must still shape to real glyphs (no .notdef box), conjuncts included. On the
+// tests' own articles (tests/fixtures/content).
 const root = resolve(import.meta.dirname, "../..");
+const fixtures = join(root, FIXTURE_CONTENT_DIR);
 const scratch = mkdtempSync(join(tmpdir(), "devanagari-font-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const harfbuzz = createRequire(import.meta.url)("harfbuzzjs") as Promise<HarfBuzz>;
@@ -51,7 +54,7 @@ function hindiArticles(content: LoadedContent): LoadedEntry[] {
 
 describe("the Devanagari font the content build cuts", () => {
   it("shapes every word of every Hindi article in both weights, and is half the whole face or less", async () => {
-    const { content, faults } = await loadContent(root);
+    const { content, faults } = await loadContent(root, { dir: fixtures });
     expect(faults).toEqual([]);
     await subsetDevanagariFonts(root, content);
     const articles = hindiArticles(content);
@@ -72,7 +75,7 @@ describe("the Devanagari font the content build cuts", () => {
   });
 
   it("takes in a character an editor adds, and leaves out one no article uses", async () => {
-    const { content } = await loadContent(root);
+    const { content } = await loadContent(root, { dir: fixtures });
     const [first] = hindiArticles(content);
     if (!first) throw new Error("content/ has no Hindi article");
     const om = "ॐ";

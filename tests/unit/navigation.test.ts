@@ -3,13 +3,13 @@ import { navHref, navItems } from "~/content/navigation";
 import { formatAddress, site } from "~/content/site";
 
 describe("navigation", () => {
-  it("lists Home, Services, Reviews, Insights and LET'S TALK in that order", () => {
+  it("leads to the top, the services, the reviews, the insights and the form, in that order", () => {
     expect(navItems.map((item) => item.label)).toEqual([
-      "Home",
-      "Services",
-      "Reviews",
-      "Insights",
-      "LET'S TALK",
+      "home",
+      "services",
+      "reviews",
+      "insights",
+      "contact",
     ]);
     expect(navItems.map((item) => item.anchor)).toEqual([
       "top",
@@ -33,13 +33,7 @@ describe("navigation", () => {
 
 describe("site details", () => {
   it("formats the postal address on one line", () => {
-    expect(formatAddress()).toBe(
-      `${site.address.street}, Bengaluru, Karnataka ${site.address.postalCode}, India`,
-    );
-  });
-
-  it("keeps the phone number dialable", () => {
-    expect(site.phone.e164).toMatch(/^\+91\d{10}$/);
-    expect(site.phone.display.replace(/\s/g, "")).toBe(site.phone.e164);
+    const { street, locality, region, postalCode, country } = site.address;
+    expect(formatAddress()).toBe(`${street}, ${locality}, ${region} ${postalCode}, ${country}`);
   });
 });

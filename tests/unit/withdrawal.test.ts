@@ -56,11 +56,11 @@ describe("a reference's ids", () => {
 
 describe("the success notice's reference line", () => {
   it("shows the reference and links to the withdrawal page with the content's words, for a reference only", () => {
-    const html = referenceLineHtml("NRM-79ZH-RAWX") ?? "";
+    const html = referenceLineHtml("NRM-79ZH-RAWX", "Your reference:") ?? "";
     expect(html).toContain(">NRM-79ZH-RAWX</strong>");
     expect(html).toContain('href="/privacy/withdraw"');
     expect(html).toContain(`>${withdrawalHint.label}</a>`);
-    expect(referenceLineHtml('NRM-79ZH-RAWX"><script>')).toBeNull();
+    expect(referenceLineHtml('NRM-79ZH-RAWX"><script>', "Your reference:")).toBeNull();
   });
 });
 

@@ -1,7 +1,8 @@
 /** The home page's 'How We Deliver Value' section, rendered on the server only. */
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { type DeliveryCard, deliveryCards, deliveryIntro } from "~/content/delivery";
+import { type DeliveryCard, deliveryCards } from "~/content/delivery";
+import { home } from "~/content/generated/home.server";
 
 /** 'How We Deliver Value': the engagement models as cards (content/delivery.yml's by default; /admin's preview passes an entry's). */
 export function DeliveryValues({ cards = deliveryCards }: { cards?: readonly DeliveryCard[] } = {}) {
@@ -10,9 +11,9 @@ export function DeliveryValues({ cards = deliveryCards }: { cards?: readonly Del
       <div data-reveal="" className="mx-auto max-w-7xl px-6">
         <SectionIntro
           id="delivery-heading"
-          eyebrow={deliveryIntro.eyebrow}
-          heading={deliveryIntro.heading}
-          introduction={deliveryIntro.introduction}
+          eyebrow={home.delivery.eyebrow}
+          heading={home.delivery.heading}
+          lead={home.delivery.lead}
           level={2}
         />
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">

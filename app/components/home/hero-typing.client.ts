@@ -12,7 +12,7 @@ export const typedOptions = { typeSpeed: 100, backDelay: 700, loop: true } as co
  * with typed.js's cursor (`span.typed-cursor`, `aria-hidden`) blinking while a word rests.
  * Returns a function that stops it, leaving the element empty and the cursor gone.
  */
-export function startTyping(element: HTMLElement, words: readonly [string, ...string[]]): () => void {
+export function startTyping(element: HTMLElement, words: readonly string[]): () => void {
   const [, ...next] = words;
   const typed: Typed = new Typed(element, {
     ...typedOptions,

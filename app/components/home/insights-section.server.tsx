@@ -1,7 +1,8 @@
 /** The home page's 'Our Core Values' section (the `#insights` anchor), rendered on the server only. */
 import { LineIcon } from "~/components/home/line-icon";
 import { SectionIntro } from "~/components/home/section-intro";
-import { type CoreValue, coreValues, valuesIntro } from "~/content/values";
+import { home } from "~/content/generated/home.server";
+import { type CoreValue, coreValues } from "~/content/values";
 
 /** The section with `values` (content/values.yml's by default; /admin's preview passes an entry's). */
 export function InsightsSection({ values = coreValues }: { values?: readonly CoreValue[] } = {}) {
@@ -10,9 +11,9 @@ export function InsightsSection({ values = coreValues }: { values?: readonly Cor
       <div data-reveal="" className="mx-auto grid max-w-7xl gap-12 px-6">
         <SectionIntro
           id="insights-heading"
-          eyebrow={valuesIntro.eyebrow}
-          heading={valuesIntro.heading}
-          introduction={valuesIntro.introduction}
+          eyebrow={home.values.eyebrow}
+          heading={home.values.heading}
+          lead={home.values.lead}
           tone="dark"
         />
         <ul className="grid gap-6 md:grid-cols-3">
@@ -41,7 +42,7 @@ export function InsightsSection({ values = coreValues }: { values?: readonly Cor
             href="/insights"
             className="font-semibold text-[#c9bfff] underline underline-offset-4 hover:text-white"
           >
-            Read our insights
+            {home.values.link}
           </a>
         </p>
       </div>

@@ -89,7 +89,7 @@ export function PartnersCarousel({ partners }: { partners: readonly Partner[] })
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
             {playing ? <path d="M6 4h3v12H6zM11 4h3v12h-3z" /> : <path d="M6 4l10 6-10 6z" />}
           </svg>
-          {playing ? "Pause carousel" : "Play carousel"}
+          {playing ? partnersIntro.pause : partnersIntro.play}
         </button>
       </p>
     </div>

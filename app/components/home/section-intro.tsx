@@ -1,12 +1,12 @@
 /** The eyebrow, heading and introduction that open each section of the home page. */
 import type { ReactNode } from "react";
 
-/** Eyebrow, heading and introduction shared by the home sections. */
+/** Eyebrow, heading and lead shared by the home sections. */
 export function SectionIntro({
   id,
   eyebrow,
   heading,
-  introduction,
+  lead,
   level = 2,
   align = "center",
   tone = "light",
@@ -14,7 +14,7 @@ export function SectionIntro({
   id: string;
   eyebrow: string;
   heading: string;
-  introduction?: ReactNode;
+  lead?: ReactNode;
   level?: 2 | 3;
   align?: "center" | "start";
   tone?: "light" | "dark";
@@ -32,9 +32,7 @@ export function SectionIntro({
       <Heading id={id} className="font-extrabold text-3xl tracking-tight sm:text-4xl">
         {heading}
       </Heading>
-      {introduction ? (
-        <p className={`text-lg ${dark ? "text-white/75" : "text-muted"}`}>{introduction}</p>
-      ) : null}
+      {lead ? <p className={`text-lg ${dark ? "text-white/75" : "text-muted"}`}>{lead}</p> : null}
     </header>
   );
 }

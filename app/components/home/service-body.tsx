@@ -48,7 +48,7 @@ export function ServiceBody({ service, showImage }: { service: Service; showImag
             href="#contact"
             className="inline-flex items-center gap-2 rounded-full bg-primary px-6 py-2.5 font-semibold text-white shadow-md shadow-primary/20 transition-colors hover:bg-primary-dark"
           >
-            {servicesIntro.exploreLabel}
+            {servicesIntro.explore}
             <span className="sr-only"> {service.label}</span>
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
               <path d="M11.3 4.3a1 1 0 0 1 1.4 0l5 5a1 1 0 0 1 0 1.4l-5 5a1 1 0 0 1-1.4-1.4l3.3-3.3H3a1 1 0 1 1 0-2h11.6l-3.3-3.3a1 1 0 0 1 0-1.4z" />

@@ -13,14 +13,14 @@ export const wordSwapInterval = 2500;
  * fetched with import() only when it is to type: never without JavaScript, paused or under
  * reduced motion (docs/decisions/027-typed-js.md).
  */
-export function TypedWord({ words, paused }: { words: readonly [string, ...string[]]; paused: boolean }) {
+export function TypedWord({ words, paused }: { words: readonly string[]; paused: boolean }) {
   const target = useRef<HTMLSpanElement>(null);
   const reducedMotion = usePrefersReducedMotion();
 
   useEffect(() => {
     const element = target.current;
     if (!element || reducedMotion === null || paused) return;
-    const [first] = words;
+    const [first = ""] = words;
 
     if (reducedMotion) {
       let index = 0;

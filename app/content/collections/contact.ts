@@ -3,6 +3,9 @@ import { z } from "zod";
 import { defineCollection } from "./collection";
 import { text } from "./fields";
 
+/** A number as shown (`+91 80 4718 2290`) as digits alone. */
+const digitsOf = (shown: string) => shown.replace(/[\s+().-]/g, "");
+
 export const contactCollection = defineCollection({
   name: "contact",
   label: "Contact details",
@@ -18,6 +21,10 @@ export const contactCollection = defineCollection({
           .regex(/^\+[1-9]\d{6,14}$/, "must be +country code and number, digits only")
           .meta({ title: "E.164" }),
       })
+      .refine((phone) => digitsOf(phone.display) === phone.e164.slice(1), {
+        message: "must be the number E.164 says, with spaces at most: the link dials E.164",
+        path: ["display"],
+      })
       .meta({ title: "Phone" }),
     whatsapp: z
       .object({
@@ -29,6 +36,11 @@ export const contactCollection = defineCollection({
             "must be the international number: digits only, country code first, no + or leading zero",
           )
           .meta({ title: "wa.me number" }),
+      })
+      .refine((whatsapp) => digitsOf(whatsapp.display) === whatsapp.number, {
+        message:
+          "must be the wa.me number, with + and spaces at most: the link opens a chat with that number",
+        path: ["display"],
       })
       .optional()
       .meta({

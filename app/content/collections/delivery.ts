@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineCollection } from "./collection";
 import { slugField, text } from "./fields";
+import { quoted } from "./quoted";
 
 export const deliveryIcons = ["squad", "supervised", "talent", "marketing", "platforms", "studio"] as const;
 
@@ -15,7 +16,17 @@ export const deliveryCollection = defineCollection({
       .array(
         z.object({
           id: slugField.meta({ title: "Id" }),
-          title: text(60).meta({ title: "Title" }),
+          title: text(60).meta({
+            title: "Title",
+            ...quoted.among([
+              "Exclusive Development Squad",
+              "Supervised Endeavors",
+              "Technology Talent Acquisition",
+              "Marketing for Scalability",
+              "Product & Platforms",
+              "Startup Venture Studio",
+            ]),
+          }),
           description: text(300).meta({ title: "Description", widget: "text" }),
           icon: z.enum(deliveryIcons).meta({ title: "Icon", widget: "select" }),
         }),

@@ -5,19 +5,31 @@
 import { caseStudiesCollection } from "./case-studies";
 import { contactCollection } from "./contact";
 import { deliveryCollection } from "./delivery";
+import { enquiryFormCollection } from "./enquiry-form";
+import { footerCollection } from "./footer";
+import { homeCollection } from "./home";
 import { insightsCollection } from "./insights";
+import { navigationCollection } from "./navigation";
 import { partnersCollection } from "./partners";
+import { cookiePolicyCollection, privacyPolicyCollection, termsCollection } from "./policies";
 import { servicesCollection } from "./services";
 import { valuesCollection } from "./values";
 
 export const collections = {
+  home: homeCollection,
+  navigation: navigationCollection,
   services: servicesCollection,
   delivery: deliveryCollection,
   values: valuesCollection,
   partners: partnersCollection,
   contact: contactCollection,
+  "enquiry-form": enquiryFormCollection,
+  footer: footerCollection,
   "case-studies": caseStudiesCollection,
   insights: insightsCollection,
+  "terms-conditions": termsCollection,
+  "privacy-policy": privacyPolicyCollection,
+  "cookie-policy": cookiePolicyCollection,
 } as const;
 
 export type CollectionName = keyof typeof collections;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineCollection } from "./collection";
 import { imageField, text } from "./fields";
+import { quoted } from "./quoted";
 
 export const servicesCollection = defineCollection({
   name: "services",
@@ -11,7 +12,20 @@ export const servicesCollection = defineCollection({
   format: "yaml",
   schema: z.object({
     order: z.number().int().min(1).meta({ title: "Order", description: "Position in the list, from 1" }),
-    label: text(60).meta({ title: "Name" }),
+    label: text(60).meta({
+      title: "Name",
+      ...quoted.among([
+        "Website Development",
+        "Mobile App Development",
+        "SaaS Development",
+        "eCommerce Development",
+        "Web Application Development",
+      ]),
+    }),
+    summary: text(120).meta({
+      title: "Summary",
+      description: "One sentence for search engines (the structured data's description of the service)",
+    }),
     image: imageField,
     description: text(500).meta({ title: "Description", widget: "text" }),
     includes: z

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineCollection } from "./collection";
 import { slugField, text } from "./fields";
+import { quoted } from "./quoted";
 
 export const valueIcons = ["simple", "reliable", "care"] as const;
 
@@ -15,9 +16,16 @@ export const valuesCollection = defineCollection({
       .array(
         z.object({
           id: slugField.meta({ title: "Id" }),
-          title: text(40).meta({ title: "Title" }),
+          title: text(40).meta({ title: "Title", ...quoted.among(["Simple", "Reliable", "Care"]) }),
           summary: text(80).meta({ title: "Summary" }),
-          description: text(400).meta({ title: "Description", widget: "text" }),
+          description: text(400).meta({
+            title: "Description",
+            widget: "text",
+            ...quoted.avoids(
+              ["insurance", "policyholder", "premium", "claim"],
+              "the values are told in terms of software delivery, not the insurance words the specification copied by mistake",
+            ),
+          }),
           icon: z.enum(valueIcons).meta({ title: "Icon", widget: "select" }),
         }),
       )

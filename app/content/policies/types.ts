@@ -1,23 +1,21 @@
-/** The shape of a policy's text: the page, its sections, and their blocks with inline links. */
-/**
- * One block of a policy: a paragraph, or a bulleted list. Text may carry inline links written
- * `[label](href)`, where href is a path on this site, a `mailto:` or a `tel:` address.
- */
-export type PolicyBlock = { kind: "paragraph"; text: string } | { kind: "list"; items: readonly string[] };
+/** The shape of a policy as pages show it: its front matter and its text as HTML, filled in. */
+import type { PolicyName } from "~/content/entries";
 
 export interface PolicySection {
   heading: string;
-  blocks: readonly PolicyBlock[];
+  /** The section's text, as HTML the content build made from Markdown (no raw HTML in it). */
+  html: string;
 }
 
 export interface Policy {
   /** The route path, e.g. `/privacy-policy`. */
-  path: "/terms-conditions" | "/privacy-policy" | "/cookie-policy";
+  path: `/${PolicyName}`;
   title: string;
   /** The meta description of the page. */
   summary: string;
   /** ISO date (YYYY-MM-DD) the text last changed. */
   updated: string;
-  intro: readonly PolicyBlock[];
+  /** The text before the first section, as HTML. */
+  intro: string;
   sections: readonly PolicySection[];
 }

@@ -29,7 +29,11 @@ export interface MadeImages {
  * Makes every raster image of `content` responsive. public/media/ is emptied first, so it holds
  * only what the content names now; the cache in .cache/media/ makes an unchanged image a copy.
  */
-export async function makeImagesResponsive(root: string, content: LoadedContent): Promise<MadeImages> {
+export async function makeImagesResponsive(
+  root: string,
+  content: LoadedContent,
+  dir = join(root, "content"),
+): Promise<MadeImages> {
   const started = performance.now();
   const outDir = join(root, MEDIA_DIR);
   rmSync(outDir, { recursive: true, force: true });
@@ -47,7 +51,7 @@ export async function makeImagesResponsive(root: string, content: LoadedContent)
       let responsive = made.get(image.src);
       if (!responsive) {
         try {
-          responsive = await responsiveImage(join(root, "content", image.src), options);
+          responsive = await responsiveImage(join(dir, image.src), options);
         } catch (error) {
           // A header the loader accepted over pixels sharp cannot decode (a cut-short file).
           faults.push({ file: entry.file, field: "(image)", message: unreadable(image.src, error) });

@@ -10,12 +10,14 @@ import sharp from "sharp";
 import type { z } from "zod";
 import type { ContentCollection } from "~/content/collections/collection";
 import { type CollectionName, collections } from "~/content/collections/index";
+import { policyNames } from "~/content/collections/policies";
 import { controlCharactersIn } from "~/content/control-characters";
 import { renderMarkdown } from "~/content/markdown.server";
 import type { ResponsiveImage } from "~/media/responsive-image";
 import { splitFrontMatter } from "./front-matter";
 import { formatOfName, nameOfFormat, readImageHeader } from "./image-header";
 import { MAX_BODY_BYTES, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_TEXT_FILE_BYTES, sizeOf } from "./limits";
+import { plainTextFaults, policyFaults } from "./policy-rules";
 import { readYamlData } from "./yaml-data";
 
 export interface ContentFault {
@@ -78,6 +80,7 @@ const APP_PATHS = [
   "/privacy-policy",
   "/terms-conditions",
   "/cookie-policy",
+  "/privacy/withdraw",
   "/case-studies",
   "/insights",
 ];
@@ -95,21 +98,23 @@ interface PendingLink {
 }
 
 /**
- * Reads and validates every collection under `<root>/content`. With `publishDate` (the day a build
- * publishes for, ./publish-date), a link to a page dated later than both that day and the linking
- * page is a fault too: it would lead to a page not there yet.
+ * Reads and validates every collection in `dir` (`<root>/content` unless the build is pointed at
+ * another folder: scripts/lib/content-directory.js); faults name files relative to `root`. With
+ * `publishDate` (the day a build publishes for, ./publish-date), a link to a page dated later than
+ * both that day and the linking page is a fault too: it would lead to a page not there yet.
  */
 export async function loadContent(
   root: string,
-  options: { publishDate?: string } = {},
+  options: { dir?: string; publishDate?: string } = {},
 ): Promise<{ content: LoadedContent; faults: ContentFault[] }> {
+  const dir = options.dir ?? join(root, "content");
   const faults: ContentFault[] = [];
   const links: PendingLink[] = [];
   const content = {} as LoadedContent;
   for (const [name, collection] of Object.entries(collections) as [CollectionName, ContentCollection][]) {
     const entries: LoadedEntry[] = [];
-    for (const path of filesOf(root, collection, faults)) {
-      const entry = await loadFile(root, path, collection, faults, links);
+    for (const path of filesOf(root, dir, collection, faults)) {
+      const entry = await loadFile(root, dir, path, collection, faults, links);
       if (entry) entries.push(entry);
     }
     checkDuplicates(collection, entries, faults);
@@ -125,6 +130,7 @@ export async function loadContent(
       if (entry.data.published !== false) known.set(prefix + entry.slug, date);
     }
   }
+  faults.push(...featuredWorkFaults(content));
   for (const link of links) {
     const path = link.path.replace(/[?#].*$/, "").replace(/(.)\/$/, "$1");
     const appears = known.get(path);
@@ -151,15 +157,33 @@ export async function loadContent(
   return { content, faults };
 }
 
-function filesOf(root: string, collection: ContentCollection, faults: ContentFault[]): string[] {
+/** The home page's work banner must name a published case study: it shows that study's cover, client and results. */
+function featuredWorkFaults(content: LoadedContent): ContentFault[] {
+  const [home] = content.home;
+  const slug = (home?.data.work as { caseStudy?: string } | undefined)?.caseStudy;
+  if (!home || slug === undefined) return [];
+  const study = content["case-studies"].find((entry) => entry.slug === slug);
+  if (study && study.data.published !== false) return [];
+  return [
+    {
+      file: home.file,
+      field: "work.caseStudy",
+      message: study
+        ? `names ${slug}, a case study that is not published: publish it or name another`
+        : `names ${slug}, but there is no case study ${slug} (its file would be case-studies/${slug}.md)`,
+    },
+  ];
+}
+
+function filesOf(root: string, dir: string, collection: ContentCollection, faults: ContentFault[]): string[] {
   const extension = collection.format === "markdown" ? ".md" : ".yml";
   if (collection.kind === "file") {
-    const path = join(root, "content", `${collection.name}${extension}`);
+    const path = join(dir, `${collection.name}${extension}`);
     if (existsSync(path)) return [path];
     faults.push({ file: relative(root, path), field: "(file)", message: "is missing" });
     return [];
   }
-  const folder = join(root, "content", collection.name);
+  const folder = join(dir, collection.name);
   if (!existsSync(folder)) return [];
   const files: string[] = [];
   for (const name of readdirSync(folder).sort()) {
@@ -177,6 +201,7 @@ function filesOf(root: string, collection: ContentCollection, faults: ContentFau
 
 async function loadFile(
   root: string,
+  dir: string,
   path: string,
   collection: ContentCollection,
   faults: ContentFault[],
@@ -222,7 +247,7 @@ async function loadFile(
     }
   }
   const data = (result.success ? result.data : input) as Record<string, unknown>;
-  if (result.success) await measureImages(root, file, data, "", faults);
+  if (result.success) await measureImages(dir, file, data, "", faults);
   const entry: LoadedEntry = { file, slug, data };
   // The body's faults are reported with the fields', so one build names them all.
   const bodyBytes = typeof data.body === "string" ? Buffer.byteLength(data.body) : 0;
@@ -238,6 +263,15 @@ async function loadFile(
       faults.push({ file, line: bodyLine + fault.line - 1, field: "body", message: fault.message });
     }
     for (const link of rendered.links) links.push({ file, line: bodyLine + link.line - 1, path: link.path });
+    if ((policyNames as readonly string[]).includes(collection.name) && rendered.faults.length === 0) {
+      for (const field of ["title", "summary"] as const) {
+        for (const message of plainTextFaults(String(data[field] ?? "")))
+          faults.push({ file, field, message });
+      }
+      for (const fault of policyFaults(data.body, rendered.html, collection.name === "privacy-policy")) {
+        faults.push({ file, line: bodyLine + fault.line - 1, field: "body", message: fault.message });
+      }
+    }
     entry.html = rendered.html;
     entry.words = rendered.words;
   }
@@ -281,7 +315,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: Record<string, unknown>):
 
 /** Replaces every `{ src, alt }` image in the data with its measured form, or records why it cannot be. */
 async function measureImages(
-  root: string,
+  dir: string,
   file: string,
   value: unknown,
   field: string,
@@ -289,13 +323,13 @@ async function measureImages(
 ): Promise<void> {
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries())
-      await measureImages(root, file, item, `${field}.${index}`, faults);
+      await measureImages(dir, file, item, `${field}.${index}`, faults);
     return;
   }
   if (typeof value !== "object" || value === null) return;
   const record = value as Record<string, unknown>;
   if (typeof record.src === "string" && typeof record.alt === "string" && Object.keys(record).length === 2) {
-    const path = join(root, "content", record.src);
+    const path = join(dir, record.src);
     const srcField = `${field.slice(1)}.src`;
     if (!existsSync(path)) {
       faults.push({ file, field: srcField, message: `${record.src} does not exist in content/` });
@@ -324,7 +358,7 @@ async function measureImages(
     return;
   }
   for (const [key, item] of Object.entries(record)) {
-    if (key !== "body") await measureImages(root, file, item, `${field}.${key}`, faults);
+    if (key !== "body") await measureImages(dir, file, item, `${field}.${key}`, faults);
   }
 }
 
