@@ -31,7 +31,7 @@ const LAYERS = [
   },
   {
     name: "features",
-    paths: ["^app/enquiry/", "^app/vitals/", "^app/shared-documents/", "^app/withdrawal/"],
+    paths: ["^app/enquiry/", "^app/vitals/", "^app/campaigns/", "^app/shared-documents/", "^app/withdrawal/"],
   },
   { name: "lead store", paths: ["^app/leads/"] },
   {

@@ -56,6 +56,35 @@ const trustProxy = z
     return value.split(",").map((entry) => entry.trim().toLowerCase());
   });
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/** `monday 09:00` (a weekday and a 24-hour time), or `off`: null. */
+const weeklyTime = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine(
+    (value) =>
+      value === "off" ||
+      (/^[a-z]+ ([01]\d|2[0-3]):[0-5]\d$/.test(value) && WEEKDAYS.includes(value.split(" ")[0] ?? "")),
+    "must be a weekday and a 24-hour time, such as `monday 09:00`, or `off`",
+  )
+  .transform((value): { day: number; hour: number; minute: number } | null => {
+    if (value === "off") return null;
+    const [day = "", time = ""] = value.split(" ");
+    const [hour = 0, minute = 0] = time.split(":").map(Number);
+    return { day: WEEKDAYS.indexOf(day), hour, minute };
+  });
+
 const blockList = z.string().transform((text, context): BlockList => {
   const parsed = parseBlockList(text);
   if (parsed.ok) return parsed.list;
@@ -155,6 +184,16 @@ const schema = {
   VITALS_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   VITALS_RATE_WINDOW: z.coerce.number().int().min(1).default(600),
   VITALS_MAX_MB: z.coerce.number().min(0.01).max(1024).default(10),
+  /** Landing reports one client may send per VITALS_RATE_WINDOW (the campaign counts' own limit); 0 turns counting visits off. */
+  LANDING_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  /** The day boundary of the campaign counts and their weekly summary (an IANA time zone). */
+  REPORT_TIME_ZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, "must be an IANA time zone such as Asia/Kolkata or Europe/London")
+    .default("Asia/Kolkata"),
+  /** When the week's campaign summary is posted to the team chat (ALERT_WEBHOOK_URL): `monday 09:00`, or `off`. */
+  REPORT_WEEKLY: weeklyTime.default({ day: 1, hour: 9, minute: 0 }),
   ENQUIRY_FLOOD_LIMIT: z.coerce.number().int().min(0).default(300),
   WITHDRAWAL_REFERENCE_LIMIT: z.coerce.number().int().min(0).default(5),
   WITHDRAWAL_RATE_LIMIT: z.coerce.number().int().min(0).default(10),

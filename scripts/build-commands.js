@@ -13,7 +13,7 @@ import { root } from "./lib/server.js";
 
 const { dependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
-export const commands = ["leads", "vitals"];
+export const commands = ["leads", "vitals", "report"];
 
 await build({
   absWorkingDir: root,

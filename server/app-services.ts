@@ -1,5 +1,9 @@
 /** The services the server creates once (leads, their destinations, limits, notices, metrics, alerts) and starts and stops together. */
 import { hostname } from "node:os";
+import { campaignsFolder } from "~/campaigns/folder-store.server";
+import { createLandingLimits } from "~/campaigns/landing-limits.server";
+import { type CampaignCounts, createCampaignCounts } from "~/campaigns/service.server";
+import { createWeeklySummary } from "~/campaigns/weekly-summary.server";
 import { privacyFactsFrom } from "~/content/privacy-facts.server";
 import { createDatabase, type Database } from "~/db/database.server";
 import { readMigrationsOrExit } from "~/db/migrations.server";
@@ -47,6 +51,8 @@ export interface AppServices {
   spamRules: SpamRules;
   beaconLimits: BeaconLimits;
   vitals: VitalsStore;
+  /** Visits, enquiries and WhatsApp taps per day, landing page and campaign (~/campaigns). */
+  campaigns: CampaignCounts;
   /** Shared documents, rendered once (~/shared-documents). */
   sharedDocuments: SharedDocumentCache;
   fastPath: FastPath;
@@ -98,6 +104,13 @@ export function createServices(env: Env) {
   // Delivery tells the alerts and the webhook's lead.failed of a give-up; the alerts read the leads it delivers.
   let chat: ReturnType<typeof chatAlerts> = null;
   const destinations = createLeadDestinations(env);
+  // With a database the limits count once for the whole site; without, in this process's memory.
+  const limitStore = database ? databaseLimitStore(database) : undefined;
+  const campaigns = createCampaignCounts({
+    config: env,
+    database,
+    limits: createLandingLimits(env, limitStore),
+  });
   // The team chat hears of each withdrawn lead it must clean up, from the store's notices (retried, once).
   const chatUrl = env.ALERT_WEBHOOK_URL;
   const tellers = chatUrl
@@ -124,14 +137,13 @@ export function createServices(env: Env) {
       destinations.onGaveUp(gaveUp);
       chat?.alerts.gaveUp(gaveUp);
     },
+    campaigns.leads,
   );
   chat = chatAlerts(env, leads, database);
   const vitals = database
     ? createPostgresVitalsStore(database)
     : createFolderVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
   const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database });
-  // With a database the limits count once for the whole site; without, in this process's memory.
-  const limitStore = database ? databaseLimitStore(database) : undefined;
   const submissions = database ? createPostgresSubmissions(database) : null;
   // The texts this server's page shows, filled with its configuration, recorded for every server.
   const privacyNotices = createPrivacyNoticeRenderings({
@@ -149,13 +161,28 @@ export function createServices(env: Env) {
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
     beaconLimits: createBeaconLimits(env, limitStore),
     vitals,
+    campaigns,
     sharedDocuments: new SharedDocumentCache(),
     fastPath: createFastPath(),
   };
+  // The week's campaign summary goes to the team chat, when there is one.
+  const summary = chat
+    ? createWeeklySummary({
+        when: env.REPORT_WEEKLY,
+        timeZone: env.REPORT_TIME_ZONE,
+        store: campaigns.store,
+        post: chat.poster.post,
+        database,
+        folder: campaignsFolder(env.ENQUIRY_STORE_DIR),
+      })
+    : null;
   let pruning: NodeJS.Timeout | undefined;
   let sweeping: NodeJS.Timeout | undefined;
   // Expired state goes on a timer too, even on a replica no request reaches.
-  const prune = () => void vitals.prune();
+  const prune = () => {
+    void vitals.prune();
+    void campaigns.prune();
+  };
   const sweep = () => {
     notices.sweep().catch(() => {});
     submissions?.sweep().catch(() => {});
@@ -170,6 +197,7 @@ export function createServices(env: Env) {
       leads.start();
       privacyNotices.start();
       chat?.alerts.start();
+      summary?.start();
       // Metrics age out even when no beacon arrives to trigger a rotation.
       prune();
       pruning = setInterval(prune, PRUNE_INTERVAL_MS).unref();
@@ -186,6 +214,7 @@ export function createServices(env: Env) {
       );
     },
     async stop() {
+      summary?.stop();
       clearInterval(pruning);
       clearInterval(sweeping);
       chat?.alerts.stop();

@@ -2,6 +2,7 @@
  * Where a lead came from (landing page, tracking parameters, referring site): cleaned, parsed and
  * described.
  */
+import { CLICK_IDS } from "~/lead-parts/click-ids";
 import { showInvisible } from "~/text/invisible-characters";
 import { isTrackingParameter } from "~/tracking-parameters.server";
 
@@ -22,22 +23,6 @@ const MAX_SOURCE_VALUE = 200;
 /** At most this many tracking parameters are kept (`utm_*` is an open family). */
 export const MAX_SOURCE_PARAMETERS = 16;
 const MAX_PARAMETER_NAME = 40;
-
-/**
- * Ad-click ids, in the order the mail's `click_id` names the first present: what an offline
- * conversion upload to the ad platform needs.
- */
-const CLICK_IDS = [
-  "gclid",
-  "gbraid",
-  "wbraid",
-  "dclid",
-  "msclkid",
-  "fbclid",
-  "ttclid",
-  "twclid",
-  "li_fat_id",
-];
 
 /** Paid clicks whose platform tags no `utm_source` of its own: auto-tagged Google and Microsoft ads. */
 const PAID_CLICKS: Record<string, string> = {

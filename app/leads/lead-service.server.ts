@@ -3,6 +3,7 @@
  * keep, count and deliver leads.
  */
 import { randomUUID } from "node:crypto";
+import type { PoolClient } from "pg";
 import { type Database, DatabaseUnavailableError } from "~/db/database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
 import type { Env } from "~/env.server";
@@ -124,6 +125,15 @@ export interface LeadService {
   stop(): Promise<void>;
 }
 
+/**
+ * How the stores count a lead the first time they keep it (the campaign counts,
+ * ~/campaigns/service.server): PostgreSQL in the insert's transaction, the folder after its write.
+ */
+export interface LeadCounting {
+  inTransaction(client: PoolClient, lead: Lead): Promise<void>;
+  afterWrite(lead: Lead): Promise<void>;
+}
+
 type Config = Pick<
   Env,
   | "ENQUIRY_STORE_DIR"
@@ -155,6 +165,7 @@ export function createLeadService(
   log: (line: string) => void = console.error,
   /** Told once each time a destination gives up on a lead (alerts, `lead.failed`). */
   onGaveUp?: (gaveUp: GaveUp) => void,
+  counting?: LeadCounting,
 ): LeadService {
   const { routes, direct = {}, tellers = {} } = destinations;
   const folder = leadsFolder(config.ENQUIRY_STORE_DIR);
@@ -179,11 +190,13 @@ export function createLeadService(
     );
   };
   const onWrite = (error: unknown) => markUsable(error === null, error);
-  const postgres = database ? createPostgresLeadStore({ database, onWrite }) : null;
+  const postgres = database
+    ? createPostgresLeadStore({ database, onWrite, countLead: counting?.inTransaction })
+    : null;
   const { store, withdrawals } = ((): { store: LeadStore; withdrawals: WithdrawalStore } => {
     if (database && postgres)
       return { store: postgres, withdrawals: createPostgresWithdrawals({ database }) };
-    const inFolder = createFolderLeadStore({ folder, onWrite });
+    const inFolder = createFolderLeadStore({ folder, onWrite, countLead: counting?.afterWrite });
     const withdrawalFolder = withdrawalsFolder(config.ENQUIRY_STORE_DIR);
     return {
       store: inFolder,

@@ -18,7 +18,8 @@ const SEGMENT_MS = RETENTION_MS / 2 - PRUNE_INTERVAL_MS;
  * Field metrics in `dir`: `vitals.jsonl`, and `vitals.1.jsonl` before it. The current file
  * is rotated into the previous one (which is dropped) when a write would take it past
  * `maxBytes` or it spans half the retention period, so the two together never pass
- * 2 × `maxBytes` and the oldest data goes first. Writes and rotations run one at a time.
+ * 2 × `maxBytes` and the oldest data goes first. Writes and rotations run one at a time; what
+ * arrives while one runs is written together in the next.
  * A folder that cannot be written logs one line (again only after it has worked in
  * between) and never throws.
  */
@@ -129,8 +130,23 @@ export function createFolderVitalsStore(options: {
     }
   }
 
+  /** The write not begun yet, which new records join: one fsync for all that arrive meanwhile. */
+  let waiting: { records: (VitalsRecord | TapRecord)[]; written: Promise<boolean> } | null = null;
+
   return {
-    append: (records) => serial(() => write(records)),
+    append(records) {
+      if (waiting) {
+        waiting.records.push(...records);
+        return waiting.written;
+      }
+      const batch = { records: [...records], written: Promise.resolve(true) };
+      waiting = batch;
+      batch.written = serial(() => {
+        if (waiting === batch) waiting = null;
+        return write(batch.records);
+      });
+      return batch.written;
+    },
     prune: () => serial(prune),
   };
 }

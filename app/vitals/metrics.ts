@@ -2,6 +2,7 @@
  * What a field-metrics beacon may say, shared by the browser reporter, the endpoint and the
  * operator's summary. Plain constants only: this module ships in the reporter's chunk.
  */
+import type { CampaignFields } from "~/lead-parts/campaign-fields";
 
 /** The endpoint the browser posts its beacon to (a resource route: app/routes/vitals.ts). */
 export const VITALS_ENDPOINT = "/vitals";
@@ -85,7 +86,7 @@ export interface BeaconMetric {
   rating: Rating;
 }
 
-/** The body of one beacon: one page view's metrics. */
+/** The body of one beacon: one page view's metrics, and once per landing its campaign. */
 export interface Beacon {
   route: VitalsRoute;
   device: DeviceClass;
@@ -94,6 +95,8 @@ export interface Beacon {
   cores: CoreBucket | null;
   memoryGb: MemoryBucket | null;
   metrics: BeaconMetric[];
+  /** Present on the first page of a visit from another site or from none: the campaign it came from. */
+  landing?: CampaignFields;
 }
 
 /** One stored metric: what was measured where, never who measured it. */
@@ -113,8 +116,8 @@ export interface VitalsRecord {
 /** A tap on a "Chat on WhatsApp" link: a count, not a measurement. */
 export const TAP_KIND = "whatsapp";
 
-/** The beacon of one tap: where, on what class of device, and the campaign the visit came from (or null). */
-export interface TapBeacon {
+/** The beacon of one tap: where, on what class of device, and the campaign the visit came from. */
+export interface TapBeacon extends Partial<CampaignFields> {
   tap: typeof TAP_KIND;
   route: VitalsRoute;
   device: DeviceClass;

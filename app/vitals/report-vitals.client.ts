@@ -5,6 +5,11 @@
  * What it may send, and why it stays anonymous: docs/decisions/012-anonymous-field-metrics.md.
  */
 import { type MetricType, onCLS, onFCP, onINP, onLCP, onTTFB } from "web-vitals";
+import { landingOf } from "~/vitals/landing.client";
+
+// A tap loads the reporter's chunk too (it is there already once the page is idle).
+export { sendTap } from "~/vitals/tap-beacon.client";
+
 import {
   type Beacon,
   coresBucketOf,
@@ -28,6 +33,8 @@ export function reportVitals(): void {
   const memoryGb = memoryBucketOf((navigator as Navigator & { deviceMemory?: number }).deviceMemory);
   let metrics = new Map<MetricType["name"], MetricType>();
   let sent = false;
+  // Once per landing: a page restored from the back/forward cache is no new visit.
+  let landing = landingOf();
 
   // Registered before web-vitals' own listener, so the restored page's first metrics land
   // in the fresh batch instead of being cleared with the old one.
@@ -58,13 +65,12 @@ export function reportVitals(): void {
   // listener runs later, at the document, so the batch already holds the final values.
   const flush = () => {
     const list = [...metrics.values()];
-    const first = list[0];
-    if (sent || !first) return;
+    if (sent || (list.length === 0 && !landing)) return;
     sent = true;
     const beacon: Beacon = {
       route,
       device,
-      navigationType: first.navigationType,
+      navigationType: list[0]?.navigationType ?? "navigate",
       cores,
       memoryGb,
       metrics: list.map((metric) => ({
@@ -72,7 +78,9 @@ export function reportVitals(): void {
         value: metric.name === "CLS" ? Math.round(metric.value * 10_000) / 10_000 : Math.round(metric.value),
         rating: metric.rating,
       })),
+      ...(landing ? { landing } : {}),
     };
+    landing = undefined;
     send(JSON.stringify(beacon));
   };
   // Only `visibilitychange`, never `pagehide`: on a navigation the browser fires `pagehide`

@@ -1,4 +1,5 @@
 /** What a field metrics store promises (the folder's and PostgreSQL's), and the lines a beacon becomes. */
+import { campaignWords } from "~/content/whatsapp";
 import { type Beacon, rate, type TapBeacon, type TapRecord, type VitalsRecord } from "~/vitals/metrics";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -9,9 +10,13 @@ export const PRUNE_INTERVAL_MS = HOUR_MS;
 
 const hourOf = (received: Date) => new Date(Math.floor(received.getTime() / HOUR_MS) * HOUR_MS).toISOString();
 
-/** The line a tap's beacon becomes (the hour it arrived, as for metrics). */
+/**
+ * The line a tap's beacon becomes (the hour it arrived, as for metrics), with its campaign as the
+ * chat's message names it (`npm run vitals` lists taps by it; the campaign counts keep the tags).
+ */
 export function tapRecordOf(beacon: TapBeacon, received: Date): TapRecord {
-  const { route, device, campaign } = beacon;
+  const { route, device } = beacon;
+  const campaign = campaignWords(beacon.campaign) ?? campaignWords(beacon.source);
   return {
     at: hourOf(received),
     route,

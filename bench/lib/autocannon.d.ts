@@ -17,6 +17,8 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests in all, instead of a duration. */
+    amount?: number;
     requests?: { method?: "GET" | "POST"; path?: string; body?: string; headers?: Record<string, string> }[];
   }
   function autocannon(options: Options): Promise<Result>;

@@ -7,6 +7,7 @@ import { pageSendsBundle } from "../support/bundle-routes";
 import { waitForHydration } from "../support/enquiry-page";
 import { test as base, expect } from "../support/fixtures";
 import { type RunningServer, startServer } from "../support/server-process";
+import { largestPaintDone, reporterRunning } from "../support/vitals-reporter";
 
 const LIMIT = 5;
 
@@ -65,33 +66,6 @@ function watchRequests(page: Page) {
 }
 
 /**
- * Waits until the reporter runs: its chunk has loaded and `reportVitals` has put its listener
- * for `visibilitychange` on the document (React has one there too, from another script). A
- * page left before then sends nothing, by design; a requested chunk is not yet a running
- * reporter on a busy machine. A page without a bundle (`bundled` false) runs the reporter
- * inline: its listener comes from the document itself, which loads no other script.
- */
-async function reporterRunning(page: Page, bundled = true): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  const scriptUrls = new Map<string, string>();
-  cdp.on("Debugger.scriptParsed", (script) => scriptUrls.set(script.scriptId, script.url));
-  await cdp.send("Debugger.enable");
-  const listening = async () => {
-    const { result } = await cdp.send("Runtime.evaluate", { expression: "document" });
-    const { listeners } = await cdp.send("DOMDebugger.getEventListeners", {
-      objectId: result.objectId ?? "",
-    });
-    return listeners.some((listener) => {
-      const url = scriptUrls.get(listener.scriptId) ?? "";
-      const fromReporter = bundled ? url.includes("report-vitals") : url !== "" && !url.includes("/build/");
-      return listener.type === "visibilitychange" && fromReporter;
-    });
-  };
-  await expect.poll(listening, { message: "the reporter listens for the page being hidden" }).toBe(true);
-  await cdp.detach();
-}
-
-/**
  * The lines stored for `routes` since now. The worker's tests share one store and run in any
  * order; a test counts only what its own page views stored (no other test has a view of those
  * routes still to report: each waits for its views' lines, and one beacon writes them at once).
@@ -102,16 +76,6 @@ function linesFrom(stored: () => StoredLine[], ...routes: string[]): () => Store
     stored()
       .slice(before)
       .filter((line) => routes.includes(line.route));
-}
-
-/** Runs in the page: resolves once the browser has a largest-contentful-paint entry. */
-function largestPaintDone(): Promise<void> {
-  return new Promise((resolve) => {
-    new PerformanceObserver((_, observer) => {
-      observer.disconnect();
-      resolve();
-    }).observe({ type: "largest-contentful-paint", buffered: true });
-  });
 }
 
 /**
@@ -467,7 +431,7 @@ test.describe("the endpoint", () => {
       JSON.stringify({ ...beacon, route: "/wp-admin" }),
     ],
     ["an extra field", 400, JSON_TYPE, JSON.stringify({ ...beacon, ip: "203.0.113.9" })],
-    ["a body over 2 KiB", 413, JSON_TYPE, JSON.stringify({ ...beacon, pad: "x".repeat(2048) })],
+    ["a body over 4 KiB", 413, JSON_TYPE, JSON.stringify({ ...beacon, pad: "x".repeat(4096) })],
   ];
   for (const [label, status, headers, data] of refused) {
     test(`refuses ${label} with ${status} and stores nothing`, async ({ request, stored }) => {
@@ -481,7 +445,7 @@ test.describe("the endpoint", () => {
     });
   }
 
-  test("cuts off a streamed body without a length past 2 KiB with 413", async ({ baseURL }) => {
+  test("cuts off a streamed body without a length past 4 KiB with 413", async ({ baseURL }) => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {

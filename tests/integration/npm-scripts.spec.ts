@@ -82,6 +82,7 @@ for (const script of [
   "bench:enquiry",
   "bench:replicas",
   "bench:export",
+  "bench:report",
   "bench:content",
   "bench:publish",
   "bench:check-content",
@@ -96,6 +97,27 @@ for (const script of [
     expect(run.stdout).toContain(`usage: npm run ${script}`);
   });
 }
+
+test("npm run report reports an empty folder: no campaign, no page, the last 28 days", async () => {
+  const run = await runNpm(["run", "-s", "report", "--", "--json"], { ENQUIRY_STORE_DIR: folder });
+  expect(run.code, run.stderr).toBe(0);
+  const report = JSON.parse(run.stdout) as {
+    since: string;
+    until: string;
+    campaigns: unknown[];
+    pages: unknown[];
+  };
+  expect(report).toMatchObject({ campaigns: [], pages: [] });
+  expect((Date.parse(report.until) - Date.parse(report.since)) / 86_400_000).toBe(27);
+});
+
+test("npm run report refuses a day that does not exist with the option's words", async () => {
+  const run = await runNpm(["run", "-s", "report", "--", "--since", "2026-02-30"], {
+    ENQUIRY_STORE_DIR: folder,
+  });
+  expect(run.code).toBe(2);
+  expect(run.stderr.trim()).toBe("--since takes a day in REPORT_TIME_ZONE, YYYY-MM-DD (2026-01-31)");
+});
 
 test("npm run leads lists an empty store", async () => {
   const run = await runNpm(["run", "-s", "leads"], { ENQUIRY_STORE_DIR: folder });

@@ -86,6 +86,8 @@ export function createFolderLeadStore(
     folder: string;
     /** The server makes the folder when it is missing; the operator's CLI only reads what is there. */
     create?: boolean;
+    /** Counts a lead once its new file is written (the campaign counts); never fails the write. */
+    countLead?: (lead: Lead) => Promise<void>;
   },
 ): FolderLeadStore {
   const {
@@ -188,6 +190,7 @@ export function createFolderLeadStore(
       await writes.write(name, lead);
     }
     logLeadState(lead);
+    await options.countLead?.(lead).catch(() => undefined);
     return lead;
   };
 

@@ -1,5 +1,5 @@
 /**
- * The forms the operator's commands (`npm run leads`, `npm run vitals`) accept. Each command reads
+ * The forms the operator's commands (`npm run leads`, `npm run vitals`, `npm run report`) accept. Each command reads
  * its arguments with them and makes its usage line from them, and the tests call every form of
  * every command from them: a form added here is accepted, shown and tested at once.
  */
@@ -44,6 +44,12 @@ const PLACEHOLDERS: Readonly<Record<string, Placeholder>> = {
     accepts: isCalendarDate,
     wants: "a calendar date in UTC, YYYY-MM-DD (2026-01-31)",
   },
+  /** A day of the campaign counts, in REPORT_TIME_ZONE. */
+  DAY: {
+    example: "2026-01-31",
+    accepts: isCalendarDate,
+    wants: "a day in REPORT_TIME_ZONE, YYYY-MM-DD (2026-01-31)",
+  },
   STATE: {
     example: "failed",
     accepts: (value) => (LEAD_STATES as readonly string[]).includes(value),
@@ -82,6 +88,12 @@ export const COMMANDS = {
   vitals: {
     table: { words: [] },
     html: { words: ["--html", "FILE"] },
+  },
+  report: {
+    text: { words: [], options: { "--since": "DAY", "--until": "DAY" } },
+    json: { words: ["--json"], options: { "--since": "DAY", "--until": "DAY" } },
+    csv: { words: ["--csv"], options: { "--since": "DAY", "--until": "DAY" } },
+    html: { words: ["--html", "FILE"], options: { "--since": "DAY", "--until": "DAY" } },
   },
 } as const satisfies Record<string, Record<string, CommandForm>>;
 

@@ -83,7 +83,12 @@ export interface PostgresLeadStore extends LeadStore {
  * carries come from this process's clock (as in the folder); leases come from the database's.
  */
 export function createPostgresLeadStore(
-  options: LeadStoreOptions & { database: Database; leaseSeconds?: number },
+  options: LeadStoreOptions & {
+    database: Database;
+    leaseSeconds?: number;
+    /** Counts a lead the first time it is inserted, in the insert's transaction (the campaign counts). */
+    countLead?: (client: PoolClient, lead: Lead) => Promise<void>;
+  },
 ): PostgresLeadStore {
   const { database, leaseSeconds = LEASE_SECONDS, now = () => new Date(), log = console.error } = options;
   const { maxLeads = MAX_LEADS, maxSpamPerReason = MAX_SPAM_PER_REASON, onWrite = () => {} } = options;
@@ -93,6 +98,7 @@ export function createPostgresLeadStore(
   const insertIn = async (client: PoolClient, lead: Lead, capped: boolean): Promise<AddOutcome> => {
     const outcome = await insertLeadOnce(client, lead, capped ? maxLeads : undefined);
     if (outcome === "full") throw new StoreFullError(maxLeads);
+    if (outcome === "inserted") await options.countLead?.(client, lead);
     return outcome === "inserted" ? "stored" : outcome;
   };
   /** Inserts `lead` in a transaction of its own; `stillWanted`, asked right before COMMIT, may roll it back. */

@@ -1,0 +1,84 @@
+/**
+ * The campaign counts of one server: where they are kept (PostgreSQL with DATABASE_URL, else the
+ * data folder), the day they fall on, and what counts a landing, a tap and a lead stored.
+ */
+import { type CountEvent, dayIn } from "~/campaigns/counts";
+import { cleanCampaign, leadEvent } from "~/campaigns/events.server";
+import { campaignsFolder, createFolderCampaignStore } from "~/campaigns/folder-store.server";
+import { type LandingLimits, takeLandingUnit } from "~/campaigns/landing-limits.server";
+import { countIn, createPostgresCampaignStore } from "~/campaigns/postgres-store.server";
+import type { CampaignCountStore } from "~/campaigns/store.server";
+import type { Database } from "~/db/database.server";
+import type { Env } from "~/env.server";
+import type { CampaignFields } from "~/lead-parts/campaign-fields";
+import type { LeadCounting } from "~/leads/lead-service.server";
+
+export interface CampaignCounts {
+  readonly store: CampaignCountStore;
+  /**
+   * Counts a visit that landed on `route` from `fields`' campaign, within the landing limits:
+   * `counted`, or `dropped` (the limit's own count goes up instead), or `off`.
+   */
+  countLanding(
+    route: string,
+    fields: Partial<Record<keyof CampaignFields, unknown>>,
+    client: string | null,
+  ): Promise<"counted" | "dropped" | "off">;
+  /** Counts a tap on a "Chat on WhatsApp" link of `route`. */
+  countTap(route: string, fields: Partial<Record<keyof CampaignFields, unknown>>): Promise<boolean>;
+  /** How a lead store counts a lead it has just stored (an enquiry, or one quarantined), once. */
+  readonly leads: LeadCounting;
+  /** Drops what is past its retention, and compacts finished days in the folder. */
+  prune(): Promise<void>;
+  /** Today, in REPORT_TIME_ZONE. */
+  today(): string;
+}
+
+export function createCampaignCounts(options: {
+  config: Pick<Env, "ENQUIRY_STORE_DIR" | "REPORT_TIME_ZONE">;
+  database: Database | null;
+  limits: LandingLimits;
+  now?: () => Date;
+  log?: (line: string) => void;
+}): CampaignCounts {
+  const { config, database, limits, now = () => new Date(), log = console.error } = options;
+  const timeZone = config.REPORT_TIME_ZONE;
+  const store = database
+    ? createPostgresCampaignStore(database, log)
+    : createFolderCampaignStore({ folder: campaignsFolder(config.ENQUIRY_STORE_DIR), log });
+  const today = () => dayIn(now(), timeZone);
+  const event = (
+    route: string,
+    fields: Partial<Record<keyof CampaignFields, unknown>>,
+    counter: CountEvent["counter"],
+  ): CountEvent => ({
+    day: today(),
+    route,
+    ...cleanCampaign(fields),
+    counter,
+  });
+
+  return {
+    store,
+    today,
+    async countLanding(route, fields, client) {
+      if (limits.off) return "off";
+      const allowance = await takeLandingUnit(limits, client);
+      if (!allowance.allowed) {
+        // What the limit drops is counted, by day only: nothing of the visit is kept.
+        await store.add([{ ...event("", {}, "droppedVisits"), route: null }]);
+        return "dropped";
+      }
+      await store.add([event(route, fields, "visits")]);
+      return "counted";
+    },
+    countTap: (route, fields) => store.add([event(route, fields, "whatsappTaps")]),
+    leads: {
+      inTransaction: (client, lead) => countIn(client, [leadEvent(lead, timeZone)]),
+      afterWrite: async (lead) => {
+        await store.add([leadEvent(lead, timeZone)]);
+      },
+    },
+    prune: () => store.prune(today()),
+  };
+}
