@@ -126,8 +126,8 @@ describe("readJsonBody", () => {
     expect(await readJsonBody(post(new Uint8Array([0x7b, 0xff, 0x7d])))).toMatchObject({ status: 400 });
   });
 
-  it("refuses more than 2 KiB with 413, declared or not", async () => {
-    const big = JSON.stringify({ pad: "x".repeat(2048) });
+  it("refuses more than 4 KiB with 413, declared or not", async () => {
+    const big = JSON.stringify({ pad: "x".repeat(4096) });
     expect(await readJsonBody(post(big))).toMatchObject({ status: 413 });
     const stream = new ReadableStream({
       start(controller) {

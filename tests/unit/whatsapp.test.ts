@@ -51,20 +51,48 @@ describe("WhatsApp click-to-chat", () => {
 describe("a WhatsApp tap as a field metric", () => {
   const at = new Date("2026-11-27T10:42:00Z");
 
-  it("is a strict beacon: route, device class and a campaign as the page cleans it, or null", () => {
-    const tap = { tap: "whatsapp", route: "/", device: "mobile", campaign: "spring-launch" };
+  it("is a strict beacon: route, device class and the visit's campaign, each tag at most 100 characters", () => {
+    const tap = {
+      tap: "whatsapp",
+      route: "/",
+      device: "mobile",
+      source: "newsletter",
+      medium: "email",
+      campaign: "spring-launch",
+      click: "gclid",
+      host: "mail.example.com",
+    };
     expect(parseTapBeacon(tap)).toEqual(tap);
-    expect(parseTapBeacon({ ...tap, campaign: null })).toEqual({ ...tap, campaign: null });
+    // A page of an earlier build sends the campaign alone, as its message named it.
+    const earlier = { tap: "whatsapp", route: "/", device: "mobile", campaign: "spring-launch" };
+    expect(parseTapBeacon(earlier)).toEqual({
+      ...earlier,
+      source: null,
+      medium: null,
+      click: null,
+      host: null,
+    });
     for (const bad of [
-      { ...tap, campaign: "<script>" },
-      { ...tap, campaign: "a".repeat(41) },
-      { ...tap, campaign: " padded " },
+      { ...tap, campaign: "a".repeat(101) },
+      { ...tap, click: "fbclid=SECRET" },
       { ...tap, route: "/admin" },
       { ...tap, email: "asha@example.in" },
       { name: "LCP", value: 1 },
     ]) {
       expect(parseTapBeacon(bad), JSON.stringify(bad)).toBeNull();
     }
+  });
+
+  it("keeps, for npm run vitals, the campaign as the chat's message names it", () => {
+    const record = tapRecordOf(
+      { tap: "whatsapp", route: "/", device: "mobile", campaign: "<b>Diwali!", source: null },
+      at,
+    );
+    expect(record.campaign).toBe("bDiwali");
+    expect(
+      tapRecordOf({ tap: "whatsapp", route: "/", device: "mobile", campaign: null, source: "newsletter" }, at)
+        .campaign,
+    ).toBe("newsletter");
   });
 
   it("is counted per campaign by npm run vitals, and left out of the metrics' summary", () => {
