@@ -16,11 +16,13 @@ import { InsightArticle, type NeighbourLink } from "~/components/insight-article
 import { PolicyPage } from "~/components/policy-page";
 import { FooterColumns } from "~/components/site-footer-columns.server";
 import { type CollectionName, collections } from "~/content/collections/index";
-import type { Insight } from "~/content/entries";
+import type { Insight, PolicyName } from "~/content/entries";
 import { homeContent } from "~/content/home.server";
 import { articleEntryOf, pageEntryOf } from "~/content/page-entries";
 import { publishedInsights } from "~/content/pages.server";
 import type { Partner } from "~/content/partners";
+import { policyOfText } from "~/content/policies/index.server";
+import { policyParts } from "~/content/policies/parts";
 import type { Policy } from "~/content/policies/types";
 import type { Service } from "~/content/services";
 import type { PreviewEntry } from "./entry.server";
@@ -66,7 +68,21 @@ export function policyRow<Data>(policyOf: (entry: PreviewEntry<Data>) => Policy)
   return { scripted: false, render: (entry) => <PolicyPage policy={policyOf(entry)} /> };
 }
 
+/** A policy collection's row: the entry's front matter and its HTML in parts, filled in as its page is. */
+const policyPreview = <Name extends PolicyName>(name: Name) =>
+  policyRow<Output<Name>>(({ data, html }) =>
+    policyOfText(name, {
+      title: data.title,
+      summary: data.summary,
+      updated: data.updated,
+      ...policyParts(html),
+    }),
+  );
+
 export const previewRows: { readonly [Name in CollectionName]?: PreviewRow<Output<Name>> } = {
+  "terms-conditions": policyPreview("terms-conditions"),
+  "privacy-policy": policyPreview("privacy-policy"),
+  "cookie-policy": policyPreview("cookie-policy"),
   "case-studies": row("case-studies", {
     scripted: false,
     render: (entry) => <CaseStudyArticle study={pageEntryOf(entry.slug, entry.data, entry.html)} />,

@@ -5,6 +5,7 @@ import { collections } from "~/content/collections/index";
 import { builtImages } from "~/content/generated/images.server";
 import { cookiePolicy } from "~/content/policies/index.server";
 import type { Policy } from "~/content/policies/types";
+import { site } from "~/content/site";
 import { policyRow, previewedCollections } from "~/editor-preview/collections.server";
 import { previewDocument } from "~/editor-preview/document.server";
 import { PENDING_IMAGE_SCHEME, type PreviewEntry } from "~/editor-preview/entry.server";
@@ -21,7 +22,18 @@ const mainOf = (html: string) => /<main id="main" class="flex-1">([\s\S]*)<\/mai
 describe("/admin's previews", () => {
   it("previews the collections that have a row, each one of the content's collections", () => {
     expect([...previewedCollections].sort()).toEqual(
-      ["case-studies", "contact", "delivery", "insights", "partners", "services", "values"].sort(),
+      [
+        "case-studies",
+        "contact",
+        "cookie-policy",
+        "delivery",
+        "insights",
+        "partners",
+        "privacy-policy",
+        "services",
+        "terms-conditions",
+        "values",
+      ].sort(),
     );
     for (const name of previewedCollections) expect(Object.keys(collections)).toContain(name);
     expect(editorPreview.collections).toBe(previewedCollections);
@@ -34,6 +46,27 @@ describe("/admin's previews", () => {
     const html = previewDocument(row.render(entry), { scripted: row.scripted, stylesheets: [] });
     expect(mainOf(html)).toBe(renderToStaticMarkup(<PolicyPage policy={cookiePolicy} />));
     expect(html).not.toMatch(/<html[^>]*class=/);
+  });
+
+  it("previews a policy entry as its page: its sections, its placeholders filled as the page fills them", async () => {
+    const answer = await editorPreview.render(
+      "cookie-policy",
+      {
+        data: {
+          title: "Cookie Policy",
+          summary: "Which cookies {{name}} uses.",
+          updated: "2026-12-07",
+          body: "Write to {{email}}.\n\n## Cookies we use\n\nNone at all.",
+        },
+      },
+      options,
+    );
+    expect(answer.status).toBe("page");
+    const main = mainOf(answer.status === "page" ? answer.html : "");
+    expect(main).toContain(`href="mailto:${site.email}"`);
+    expect(main).toMatch(/<h2[^>]*>Cookies we use<\/h2>/);
+    expect(main).toContain("None at all.");
+    expect(main).not.toContain("{{");
   });
 
   it("gives the page the image the build made of a file it names, and marks one it has not made for the editor's copy", async () => {

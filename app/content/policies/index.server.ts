@@ -4,7 +4,7 @@
  * retention and contact, from the server's configuration (the privacy notice reads the same).
  * The `.server` suffix keeps the texts out of the browser bundle: loaders hand them to pages.
  */
-import type { PolicyName } from "~/content/entries";
+import type { PolicyName, PolicyText } from "~/content/entries";
 import { policyTexts } from "~/content/generated/policies.server";
 import { type PrivacyFacts, privacyFacts } from "~/content/privacy-facts.server";
 import { formatAddress, site } from "~/content/site";
@@ -46,7 +46,15 @@ export function policyFactsFrom(privacy: PrivacyFacts): PolicyFacts {
 
 /** The policy `name` as its page shows it, filled in with `privacy`'s facts. */
 export function policyFor(name: PolicyName, privacy: PrivacyFacts = privacyFacts): Policy {
-  const text = policyTexts[name];
+  return policyOfText(name, policyTexts[name], privacy);
+}
+
+/** A policy's text (the build's, or /admin's preview of an entry) as its page `name` shows it. */
+export function policyOfText(
+  name: PolicyName,
+  text: PolicyText,
+  privacy: PrivacyFacts = privacyFacts,
+): Policy {
   const facts = policyFactsFrom(privacy);
   return {
     path: `/${name}`,

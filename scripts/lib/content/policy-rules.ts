@@ -1,11 +1,11 @@
 /**
- * A policy's Markdown as the site shows it: its text before the first `##` heading, then one
- * section per heading; and what the build refuses in it: other headings, placeholders the site
+ * What the build refuses in a policy's Markdown (its parts: ~/content/policies/parts): other headings, placeholders the site
  * does not know (~/content/policies/placeholders), a condition anywhere but at the start of a
  * paragraph or list item, and a privacy policy that leaves out what the server's settings decide.
  */
 
 import type { MarkdownFault } from "~/content/markdown.server";
+export { type PolicyParts, policyParts } from "~/content/policies/parts";
 import {
   CONDITIONS,
   LINK_PLACEHOLDERS,
@@ -13,37 +13,6 @@ import {
   REQUIRED_IN_PRIVACY_POLICY,
   TEXT_PLACEHOLDERS,
 } from "~/content/policies/placeholders";
-
-/** The policy's HTML in parts: the introduction, and each `##` section's heading and HTML. */
-export interface PolicyParts {
-  intro: string;
-  sections: { heading: string; html: string }[];
-}
-
-const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-
-/** A heading's HTML as text: its tags dropped, its character references decoded. */
-function textOf(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-      if (name.startsWith("#x") || name.startsWith("#X"))
-        return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
-      if (name.startsWith("#")) return String.fromCodePoint(Number(name.slice(1)));
-      return entities[name] ?? whole;
-    })
-    .trim();
-}
-
-/** Splits the HTML the content build made of a policy at its `<h2>` headings. */
-export function policyParts(html: string): PolicyParts {
-  const [intro = "", ...rest] = html.split(/<h2>([\s\S]*?)<\/h2>\n?/);
-  const sections: PolicyParts["sections"] = [];
-  for (let index = 0; index + 1 < rest.length; index += 2) {
-    sections.push({ heading: textOf(rest[index] ?? ""), html: (rest[index + 1] ?? "").trim() });
-  }
-  return { intro: intro.trim(), sections };
-}
 
 const known = new Set<string>([...TEXT_PLACEHOLDERS, ...LINK_PLACEHOLDERS]);
 const conditions = new Set<string>(CONDITIONS);
