@@ -392,7 +392,7 @@ describe("a policy", () => {
       }),
     );
     expect(faults.map(formatFault)).toEqual([]);
-    const { policyParts } = await import("../../scripts/lib/content/policy-rules");
+    const { policyParts } = await import("~/content/policies/parts");
     expect(policyParts(content["cookie-policy"][0]?.html ?? "")).toEqual({
       intro: "<p>Intro with {{email}}.</p>",
       sections: [

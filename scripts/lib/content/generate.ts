@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { policyNames } from "~/content/collections/policies";
 import { articleEntryOf, pageEntryOf } from "~/content/page-entries";
+import { policyParts } from "~/content/policies/parts";
 import { contentPathOf, isLoadedImage, type LoadedContent, type LoadedEntry, type LoadedImage } from "./load";
-import { policyParts } from "./policy-rules";
 
 export const GENERATED_DIR = "app/content/generated";
 

@@ -5,7 +5,6 @@
  */
 
 import type { MarkdownFault } from "~/content/markdown.server";
-export { type PolicyParts, policyParts } from "~/content/policies/parts";
 import {
   CONDITIONS,
   LINK_PLACEHOLDERS,
