@@ -152,6 +152,7 @@ async function clickEndOfBody(page: Page) {
     range.selectNodeContents(last);
     const rects = range.getClientRects();
     const rect = rects[rects.length - 1];
+    if (!rect) throw new Error("the body's last text has no box to click");
     return { x: rect.right - 1, y: rect.top + rect.height / 2 };
   });
   await page.mouse.click(end.x, end.y);
