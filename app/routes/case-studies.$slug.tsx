@@ -4,8 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { CaseStudyArticle, caseStudyTrail } from "~/components/case-study-article";
 import { breadcrumbJsonLd, creativeWorkJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
+import { fillWords, pageWords, titleOf } from "~/content/page-words";
 import { caseStudyBySlug } from "~/content/pages.server";
-import { site } from "~/content/site";
 import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta, errorMeta } from "~/utils/meta";
@@ -24,7 +24,7 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
   const image = study.seo.image?.src ?? ogImagePathOf("case-studies", study.slug);
   return [
     ...buildMeta({
-      title: study.seo.title ?? `${study.client} case study — ${site.name}`,
+      title: study.seo.title ?? titleOf(fillWords(pageWords.caseStudy.title, { client: study.client })),
       description: study.seo.description ?? study.summary,
       path: `/case-studies/${study.slug}`,
       siteUrl,

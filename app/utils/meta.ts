@@ -1,5 +1,6 @@
 /** The meta tags of a page: title, description, canonical link, Open Graph and Twitter cards. */
 import type { MetaDescriptor } from "@remix-run/node";
+import { fillWords, pageWords, titleOf } from "~/content/page-words";
 import { site } from "~/content/site";
 
 export interface PageMeta {
@@ -58,8 +59,8 @@ export function buildMeta({
 /** The meta of a page whose loader answered an error (404, 410): the not-found page's, not indexed. */
 export function errorMeta(): MetaDescriptor[] {
   return [
-    { title: `Page not found — ${site.name}` },
-    { name: "description", content: `This page does not exist on the ${site.name} website.` },
+    { title: titleOf(pageWords.errors.notFound.title) },
+    { name: "description", content: fillWords(pageWords.errors.notFound.description) },
     { name: "robots", content: "noindex" },
   ];
 }
