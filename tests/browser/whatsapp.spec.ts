@@ -90,9 +90,7 @@ for (const width of [1280, 375]) {
         const popup = context.waitForEvent("page");
         await links(page).contact.click();
         await (await popup).close();
-        expect(opened).toEqual([
-          `${CHAT}?text=${encodeURIComponent(`${GREETING} (${campaign}b)`)}`,
-        ]);
+        expect(opened).toEqual([`${CHAT}?text=${encodeURIComponent(`${GREETING} (${campaign}b)`)}`]);
         expect(new URL(page.url()).search).toBe(new URL(landing, "http://x").search);
         expect(await context.cookies()).toEqual([]);
         await expect.poll(vitals, { timeout: 20_000 }).toMatch(new RegExp(`^${campaign}b\\s+1$`, "m"));
@@ -126,9 +124,7 @@ test("a campaign of 40 characters whose last is a surrogate pair is named whole 
   const popup = context.waitForEvent("page");
   await links(page).contact.click();
   await (await popup).close();
-  expect(opened).toEqual([
-    `${CHAT}?text=${encodeURIComponent(`${GREETING} (${campaign})`)}`,
-  ]);
+  expect(opened).toEqual([`${CHAT}?text=${encodeURIComponent(`${GREETING} (${campaign})`)}`]);
   await expect.poll(vitals, { timeout: 20_000 }).toMatch(new RegExp(`^${campaign}\\s+1$`, "mu"));
 });
 
