@@ -1,7 +1,7 @@
 /** The not-found page: every path no other route claims, with a real 404 status. */
 import type { MetaFunction } from "@remix-run/node";
 import { ErrorPage } from "~/components/error-page";
-import { errorMeta } from "~/utils/meta";
+import { errorMeta } from "~/utils/error-meta";
 
 /** Every path no other route claims: a real 404 status, rendered by the root error boundary. */
 export function loader() {

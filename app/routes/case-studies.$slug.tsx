@@ -8,7 +8,8 @@ import { fillWords, pageWords, titleOf } from "~/content/page-words";
 import { caseStudyBySlug } from "~/content/pages.server";
 import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
-import { buildMeta, errorMeta } from "~/utils/meta";
+import { errorMeta } from "~/utils/error-meta";
+import { buildMeta } from "~/utils/meta";
 
 /** The same page for everyone (docs/decisions/011-shared-documents.md), and it needs no script. */
 export const handle = { sharedDocument: true, hydrate: false };

@@ -1,6 +1,5 @@
 /** The meta tags of a page: title, description, canonical link, Open Graph and Twitter cards. */
 import type { MetaDescriptor } from "@remix-run/node";
-import { fillWords, pageWords, titleOf } from "~/content/page-words";
 import { site } from "~/content/site";
 
 export interface PageMeta {
@@ -54,13 +53,4 @@ export function buildMeta({
   ];
   if (noIndex) meta.push({ name: "robots", content: "noindex" });
   return meta;
-}
-
-/** The meta of a page whose loader answered an error (404, 410): the not-found page's, not indexed. */
-export function errorMeta(): MetaDescriptor[] {
-  return [
-    { title: titleOf(pageWords.errors.notFound.title) },
-    { name: "description", content: fillWords(pageWords.errors.notFound.description) },
-    { name: "robots", content: "noindex" },
-  ];
 }
