@@ -91,6 +91,13 @@ export const pagesCollection = defineCollection({
         call,
       })
       .meta({ title: "An article" }),
+    policy: z
+      .object({
+        eyebrow: text(30).meta({ title: "Above the title" }),
+        updated: text(30).meta({ title: "Before the date it was updated" }),
+        contents: text(30).meta({ title: "Above the list of sections", description: "On wide screens" }),
+      })
+      .meta({ title: "A policy's page", description: "The terms, the privacy policy and the cookie policy" }),
     errors: z
       .object({
         notFound: z
