@@ -11,7 +11,7 @@ export interface RootData {
   /** As loader data, not in the bundle: the words travel once, in the HTML that renders them. */
   words: {
     navigation: NavigationEntry;
-    footer: Pick<FooterEntry, "rights" | "terms" | "privacy" | "cookies">;
+    footer: Pick<FooterEntry, "rights" | "terms" | "privacy" | "cookies" | "loading">;
   };
 }
 

@@ -41,11 +41,11 @@ export const links: LinksFunction = () => [
 export const handle = { sharedDocument: true };
 
 export async function loader(_: LoaderFunctionArgs): Promise<RootData> {
-  const { rights, terms, privacy, cookies } = footer;
+  const { rights, terms, privacy, cookies, loading } = footer;
   return {
     year: new Date().getFullYear(),
     siteUrl: env.SITE_URL,
-    words: { navigation: navigationLabels, footer: { rights, terms, privacy, cookies } },
+    words: { navigation: navigationLabels, footer: { rights, terms, privacy, cookies, loading } },
   };
 }
 

@@ -3,19 +3,21 @@ import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, ContentBody, EnquireCall } from "~/components/content-page";
 import { ResultFigures } from "~/components/result-figures";
 import type { CaseStudy } from "~/content/entries";
+import { homeCrumb, pageWords } from "~/content/page-words";
 
 /** The images' width in the layout: the article's (max-w-4xl, less px-6 each side). */
 const articleWidth = "(min-width: 896px) 848px, calc(100vw - 48px)";
 
 /** The trail from the home page to a case study. */
 export const caseStudyTrail = (study: { client: string; slug: string }) => [
-  { name: "Home", path: "/" },
-  { name: "Case studies", path: "/case-studies" },
+  homeCrumb(),
+  { name: pageWords.caseStudies.heading, path: "/case-studies" },
   { name: study.client, path: `/case-studies/${study.slug}` },
 ];
 
 /** A case study's page, from its entry: its route renders it, and so does /admin's preview. */
 export function CaseStudyArticle({ study }: { study: CaseStudy }) {
+  const words = pageWords.caseStudy;
   return (
     <article className="mx-auto max-w-4xl px-6 py-12 lg:py-16" aria-labelledby="page-heading">
       <Breadcrumbs trail={caseStudyTrail(study)} />
@@ -33,7 +35,7 @@ export function CaseStudyArticle({ study }: { study: CaseStudy }) {
       </figure>
       <section aria-labelledby="results-heading" className="mt-10">
         <h2 id="results-heading" className="font-bold text-2xl">
-          Results
+          {words.results}
         </h2>
         <div className="mt-4">
           <ResultFigures results={study.results} />
@@ -44,7 +46,7 @@ export function CaseStudyArticle({ study }: { study: CaseStudy }) {
       </div>
       <section aria-labelledby="stack-heading" className="mt-10">
         <h2 id="stack-heading" className="font-bold text-2xl">
-          The stack
+          {words.stack}
         </h2>
         <ul className="mt-4 flex flex-wrap gap-2">
           {study.stack.map((item) => (
@@ -77,10 +79,7 @@ export function CaseStudyArticle({ study }: { study: CaseStudy }) {
           </figcaption>
         </figure>
       )}
-      <EnquireCall
-        heading="Have a product like this in mind?"
-        text="Tell us what you want to build. A founder or delivery lead replies within one working day."
-      />
+      <EnquireCall {...words.call} />
     </article>
   );
 }

@@ -1,5 +1,6 @@
 /** What every case study and article page shares: the breadcrumb trail, the Markdown body and the closing call to enquire. */
 import type { Crumb } from "~/content/page-json-ld";
+import { pageWords } from "~/content/page-words";
 
 /** The trail from the home page to this page; the last crumb is the page itself. */
 export function Breadcrumbs({ trail }: { trail: readonly Crumb[] }) {
@@ -46,7 +47,7 @@ export function EnquireCall({ heading, text }: { heading: string; text: string }
         href="/#contact"
         className="mt-6 inline-flex rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark"
       >
-        Tell us about your project
+        {pageWords.enquire}
       </a>
     </aside>
   );

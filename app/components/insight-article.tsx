@@ -2,11 +2,12 @@
 import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, ContentBody, EnquireCall, formatDate } from "~/components/content-page";
 import type { Insight } from "~/content/entries";
+import { fillWords, homeCrumb, pageWords } from "~/content/page-words";
 
 /** The trail from the home page to an article. */
 export const insightTrail = (article: { title: string; slug: string }) => [
-  { name: "Home", path: "/" },
-  { name: "Insights", path: "/insights" },
+  homeCrumb(),
+  { name: pageWords.insights.heading, path: "/insights" },
   { name: article.title, path: `/insights/${article.slug}` },
 ];
 
@@ -28,6 +29,7 @@ export function InsightArticle({
   older?: NeighbourLink | undefined;
 }) {
   const hindi = article.lang === "hi";
+  const words = pageWords.insight;
   return (
     <div className="mx-auto max-w-3xl px-6 py-12 lg:py-16">
       <Breadcrumbs trail={insightTrail(article)} />
@@ -42,15 +44,15 @@ export function InsightArticle({
           </h1>
           <p className="text-lg text-muted">{article.description}</p>
           <p lang="en" className="text-muted text-sm">
-            By <span className="font-semibold text-ink">{article.author}</span> ·{" "}
+            {words.by} <span className="font-semibold text-ink">{article.author}</span> ·{" "}
             <time dateTime={article.date}>{formatDate(article.date)}</time>
             {article.updated && (
               <>
                 {" "}
-                · updated <time dateTime={article.updated}>{formatDate(article.updated)}</time>
+                · {words.updated} <time dateTime={article.updated}>{formatDate(article.updated)}</time>
               </>
             )}{" "}
-            · {article.readingMinutes} min read
+            · {fillWords(pageWords.readingTime, { minutes: article.readingMinutes })}
           </p>
         </header>
         {article.cover && (
@@ -71,7 +73,7 @@ export function InsightArticle({
         <nav aria-label="More insights" className="mt-12 grid gap-4 sm:grid-cols-2">
           {newer ? (
             <a href={`/insights/${newer.slug}`} rel="prev" className="rounded-2xl p-4 ring-1 ring-primary/20">
-              <span className="block text-muted text-sm">Newer article</span>
+              <span className="block text-muted text-sm">{words.newer}</span>
               <span lang={newer.lang} className="font-semibold">
                 {newer.title}
               </span>
@@ -85,7 +87,7 @@ export function InsightArticle({
               rel="next"
               className="rounded-2xl p-4 text-right ring-1 ring-primary/20"
             >
-              <span className="block text-muted text-sm">Older article</span>
+              <span className="block text-muted text-sm">{words.older}</span>
               <span lang={older.lang} className="font-semibold">
                 {older.title}
               </span>
@@ -93,10 +95,7 @@ export function InsightArticle({
           )}
         </nav>
       )}
-      <EnquireCall
-        heading="Want this kind of thinking on your product?"
-        text="Tell us what you are building. A founder or delivery lead replies within one working day."
-      />
+      <EnquireCall {...words.call} />
     </div>
   );
 }

@@ -1,5 +1,7 @@
 /** A page of /insights: the articles newest first, each with its date, author and summary, and links to the other pages. */
 import { Breadcrumbs, EnquireCall, formatDate } from "~/components/content-page";
+import { fillWords, pageWords } from "~/content/page-words";
+import { insightsPagePath, insightsTrail } from "~/utils/insights-trail";
 
 export interface InsightSummary {
   slug: string;
@@ -17,22 +19,14 @@ interface InsightsListProps {
   pageCount: number;
 }
 
-export const insightsPagePath = (page: number) => (page === 1 ? "/insights" : `/insights/page/${page}`);
-
 export function InsightsList({ insights, page, pageCount }: InsightsListProps) {
-  const trail = [
-    { name: "Home", path: "/" },
-    { name: "Insights", path: "/insights" },
-  ];
+  const words = pageWords.insights;
   return (
     <div className="mx-auto max-w-4xl px-6 py-12 lg:py-16">
-      <Breadcrumbs
-        trail={page === 1 ? trail : [...trail, { name: `Page ${page}`, path: insightsPagePath(page) }]}
-      />
-      <h1 className="mt-6 font-extrabold text-3xl tracking-tight sm:text-5xl">Insights</h1>
+      <Breadcrumbs trail={insightsTrail(page)} />
+      <h1 className="mt-6 font-extrabold text-3xl tracking-tight sm:text-5xl">{words.heading}</h1>
       <p className="mt-4 max-w-2xl text-lg text-muted">
-        How we think about building software: estimates, performance, the phones people own, and what we learn
-        shipping products. <a href="/insights/feed.xml">Subscribe to the feed</a>.
+        {words.lead} <a href="/insights/feed.xml">{words.feed}</a>.
       </p>
       <ol className="mt-10 grid gap-6">
         {insights.map((article) => (
@@ -47,7 +41,7 @@ export function InsightsList({ insights, page, pageCount }: InsightsListProps) {
             </h2>
             <p className="mt-1 text-muted text-sm">
               <time dateTime={article.date}>{formatDate(article.date)}</time> · {article.author} ·{" "}
-              {article.readingMinutes} min read
+              {fillWords(pageWords.readingTime, { minutes: article.readingMinutes })}
             </p>
             <p
               className={`mt-3 text-muted${article.lang === "hi" ? " content-devanagari" : ""}`}
@@ -60,14 +54,11 @@ export function InsightsList({ insights, page, pageCount }: InsightsListProps) {
       </ol>
       {pageCount > 1 && (
         <nav aria-label="Pages of insights" className="mt-10 flex justify-between font-semibold">
-          {page > 1 ? <a href={insightsPagePath(page - 1)}>← Newer articles</a> : <span />}
-          {page < pageCount ? <a href={insightsPagePath(page + 1)}>Older articles →</a> : <span />}
+          {page > 1 ? <a href={insightsPagePath(page - 1)}>{words.newer}</a> : <span />}
+          {page < pageCount ? <a href={insightsPagePath(page + 1)}>{words.older}</a> : <span />}
         </nav>
       )}
-      <EnquireCall
-        heading="Have a product to build?"
-        text="Tell us what you have in mind. A founder or delivery lead replies within one working day."
-      />
+      <EnquireCall {...words.call} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useFetcher } from "@remix-run/react";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useId, useRef } from "react";
 import type { Policy } from "~/content/policies/types";
 import { useHydrated } from "~/hooks/use-hydrated";
+import { useRootData } from "~/root-data";
 
 // Only a visitor who opens a dialog needs the policy layout: it loads with the text.
 const PolicyBody = lazy(() => import("./policy-body").then((module) => ({ default: module.PolicyBody })));
@@ -25,6 +26,7 @@ export function PolicyDialogLink({ href, className, children }: PolicyDialogLink
   const openerRef = useRef<HTMLElement | null>(null);
   const titleId = useId();
   const policy = fetcher.data?.policy;
+  const loading = <p role="status">{useRootData()?.words.footer.loading}</p>;
 
   const load = useCallback(() => {
     if (fetcher.state === "idle" && !fetcher.data) fetcher.load(href);
@@ -93,8 +95,8 @@ export function PolicyDialogLink({ href, className, children }: PolicyDialogLink
             </form>
           </div>
           <div className="mx-auto max-w-3xl px-6 py-8 text-ink">
-            <Suspense fallback={<p role="status">Loading…</p>}>
-              {policy ? <PolicyBody policy={policy} headingLevel={3} /> : <p role="status">Loading…</p>}
+            <Suspense fallback={loading}>
+              {policy ? <PolicyBody policy={policy} headingLevel={3} /> : loading}
             </Suspense>
           </div>
         </dialog>

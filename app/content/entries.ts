@@ -12,10 +12,12 @@ import type { footerCollection } from "./collections/footer";
 import type { homeCollection } from "./collections/home";
 import type { insightsCollection } from "./collections/insights";
 import type { navigationCollection } from "./collections/navigation";
+import type { pagesCollection } from "./collections/pages";
 import type { partnersCollection } from "./collections/partners";
 import type { policyNames, termsCollection } from "./collections/policies";
 import type { servicesCollection } from "./collections/services";
 import type { valuesCollection } from "./collections/values";
+import type { withdrawalCollection } from "./collections/withdrawal";
 
 /**
  * An image named in a content file, as the build found it: URL, alt text, intrinsic size. A
@@ -50,6 +52,8 @@ export type HomeEntry = Fields<typeof homeCollection>;
 export type NavigationEntry = Fields<typeof navigationCollection>;
 export type FooterEntry = Fields<typeof footerCollection>;
 export type EnquiryFormEntry = Fields<typeof enquiryFormCollection>;
+export type PagesEntry = Fields<typeof pagesCollection>;
+export type WithdrawalEntry = Fields<typeof withdrawalCollection>;
 
 export type PolicyName = (typeof policyNames)[number];
 

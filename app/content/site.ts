@@ -24,7 +24,7 @@ export interface SiteDetails {
    * The agency's WhatsApp number, a mobile: `number` in WhatsApp's international form (digits
    * only, country code first, no `+` and no leading zero). Absent: no "Chat on WhatsApp" link.
    */
-  whatsapp?: { display: string; number: string };
+  whatsapp?: { display: string; number: string; label: string; greeting: string };
   foundingYear: number;
 }
 

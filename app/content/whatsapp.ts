@@ -1,15 +1,10 @@
 /**
- * WhatsApp click-to-chat: the link's words, its address (`https://wa.me/<number>?text=<message>`),
- * and the campaign a message may name. Why a plain link: docs/decisions/039-enquiry-reference.md.
+ * WhatsApp click-to-chat: the link's address (`https://wa.me/<number>?text=<message>`) and the
+ * campaign a message may name; its words and greeting are the contact details'
+ * (content/contact.yml). Why a plain link: docs/decisions/039-enquiry-reference.md.
  */
 import { site } from "~/content/site";
 import { firstCharacters } from "~/text/first-characters";
-
-export const whatsAppChat = {
-  label: "Chat on WhatsApp",
-  /** The message the chat opens with, which the visitor can change before sending it. */
-  greeting: "Hello Nirmaan Digital, I would like to talk about a project.",
-} as const;
 
 /** WhatsApp's form of a number: digits only, country code first (no leading zero), 8 to 15 digits. */
 export const WHATSAPP_NUMBER = /^[1-9][0-9]{7,14}$/;
@@ -25,7 +20,7 @@ export function chatHref(number: string | undefined, text: string): string | nul
 
 /** The site's link, with the greeting; null when the site has no WhatsApp number. */
 export function whatsAppHref(): string | null {
-  return chatHref(site.whatsapp?.number, whatsAppChat.greeting);
+  return site.whatsapp ? chatHref(site.whatsapp.number, site.whatsapp.greeting) : null;
 }
 
 /**
@@ -47,9 +42,4 @@ export function campaignWords(value: string | null | undefined): string | null {
 export function campaignOf(search: string): string | null {
   const query = new URLSearchParams(search);
   return campaignWords(query.get("utm_campaign")) ?? campaignWords(query.get("utm_source"));
-}
-
-/** The greeting naming the campaign the visitor came from. */
-export function greetingFrom(campaign: string): string {
-  return `${whatsAppChat.greeting} (${campaign})`;
 }

@@ -1,7 +1,7 @@
 /** The not-found page: every path no other route claims, with a real 404 status. */
 import type { MetaFunction } from "@remix-run/node";
 import { ErrorPage } from "~/components/error-page";
-import { site } from "~/content/site";
+import { errorMeta } from "~/utils/error-meta";
 
 /** Every path no other route claims: a real 404 status, rendered by the root error boundary. */
 export function loader() {
@@ -11,11 +11,7 @@ export function loader() {
 /** Nothing on it needs a script: it sends no bundle (~/hydration/without-bundle). */
 export const handle = { hydrate: false };
 
-export const meta: MetaFunction = () => [
-  { title: `Page not found — ${site.name}` },
-  { name: "description", content: `This page does not exist on the ${site.name} website.` },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = errorMeta;
 
 export default function NotFoundPage() {
   return <ErrorPage status={404} />;

@@ -4,11 +4,12 @@ import { useLoaderData } from "@remix-run/react";
 import { CaseStudyArticle, caseStudyTrail } from "~/components/case-study-article";
 import { breadcrumbJsonLd, creativeWorkJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
+import { fillWords, pageWords, titleOf } from "~/content/page-words";
 import { caseStudyBySlug } from "~/content/pages.server";
-import { site } from "~/content/site";
 import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
-import { buildMeta, errorMeta } from "~/utils/meta";
+import { errorMeta } from "~/utils/error-meta";
+import { buildMeta } from "~/utils/meta";
 
 /** The same page for everyone (docs/decisions/011-shared-documents.md), and it needs no script. */
 export const handle = { sharedDocument: true, hydrate: false };
@@ -24,7 +25,7 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
   const image = study.seo.image?.src ?? ogImagePathOf("case-studies", study.slug);
   return [
     ...buildMeta({
-      title: study.seo.title ?? `${study.client} case study — ${site.name}`,
+      title: study.seo.title ?? titleOf(fillWords(pageWords.caseStudy.title, { client: study.client })),
       description: study.seo.description ?? study.summary,
       path: `/case-studies/${study.slug}`,
       siteUrl,

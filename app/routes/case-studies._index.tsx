@@ -4,8 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { ContentImage } from "~/components/content-image";
 import { Breadcrumbs, EnquireCall } from "~/components/content-page";
 import { breadcrumbJsonLd } from "~/content/page-json-ld";
+import { fillWords, homeCrumb, pageWords, titleOf } from "~/content/page-words";
 import { publishedCaseStudies } from "~/content/pages.server";
-import { site } from "~/content/site";
 import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
 import { buildMeta } from "~/utils/meta";
@@ -26,17 +26,15 @@ export function loader() {
   };
 }
 
-const trail = [
-  { name: "Home", path: "/" },
-  { name: "Case studies", path: "/case-studies" },
-];
+const words = pageWords.caseStudies;
+const trail = [homeCrumb(), { name: words.heading, path: "/case-studies" }];
 
 export const meta: MetaFunction<typeof loader, RootMatch> = ({ matches }) => {
   const siteUrl = matches.find((match) => match.id === "root")?.data?.siteUrl ?? "";
   return [
     ...buildMeta({
-      title: `Case studies — ${site.name}`,
-      description: `Products ${site.name} designed, built and grew with its clients: the problem, what we did, the stack and the results.`,
+      title: titleOf(words.heading),
+      description: fillWords(words.description),
       path: "/case-studies",
       siteUrl,
       image: ogImagePathOf("lists", "case-studies"),
@@ -54,10 +52,8 @@ export default function CaseStudiesPage() {
   return (
     <div className="mx-auto max-w-7xl px-6 py-12 lg:py-16">
       <Breadcrumbs trail={trail} />
-      <h1 className="mt-6 font-extrabold text-3xl tracking-tight sm:text-5xl">Case studies</h1>
-      <p className="mt-4 max-w-2xl text-lg text-muted">
-        Products we took from an idea to the people who use them, told with the figures that came after.
-      </p>
+      <h1 className="mt-6 font-extrabold text-3xl tracking-tight sm:text-5xl">{words.heading}</h1>
+      <p className="mt-4 max-w-2xl text-lg text-muted">{words.lead}</p>
       <ul className="mt-10 grid gap-8 md:grid-cols-2 lg:grid-cols-3">
         {studies.map((study, index) => (
           <li
@@ -85,10 +81,7 @@ export default function CaseStudiesPage() {
           </li>
         ))}
       </ul>
-      <EnquireCall
-        heading="Your product could be the next one"
-        text="Tell us what you want to build. A founder or delivery lead replies within one working day."
-      />
+      <EnquireCall {...words.call} />
     </div>
   );
 }

@@ -4,12 +4,13 @@ import { useLoaderData } from "@remix-run/react";
 import { InsightArticle, insightTrail } from "~/components/insight-article";
 import { blogPostingJsonLd, breadcrumbJsonLd } from "~/content/page-json-ld";
 import { entryOrThrow } from "~/content/page-routes.server";
+import { titleOf } from "~/content/page-words";
 import { insightBySlug, neighboursOf } from "~/content/pages.server";
-import { site } from "~/content/site";
 import { devanagariFontLinks } from "~/media/devanagari-font";
 import { ogImagePathOf } from "~/media/og-path";
 import type { RootMatch } from "~/root-data";
-import { buildMeta, errorMeta } from "~/utils/meta";
+import { errorMeta } from "~/utils/error-meta";
+import { buildMeta } from "~/utils/meta";
 
 /** The same page for everyone (docs/decisions/011-shared-documents.md), and it needs no script. */
 export const handle = { sharedDocument: true, hydrate: false };
@@ -28,7 +29,7 @@ export const meta: MetaFunction<typeof loader, RootMatch> = ({ data, matches }) 
   const image = article.seo.image?.src ?? ogImagePathOf("insights", article.slug);
   return [
     ...buildMeta({
-      title: article.seo.title ?? `${article.title} — ${site.name}`,
+      title: article.seo.title ?? titleOf(article.title),
       description: article.seo.description ?? article.description,
       path: `/insights/${article.slug}`,
       siteUrl,

@@ -1,7 +1,7 @@
 /** /insights/feed.xml: the published articles as an Atom feed, newest first. */
 import { footer } from "~/content/generated/footer.server";
+import { fillWords, pageWords } from "~/content/page-words";
 import { lastModified, publishedInsights } from "~/content/pages.server";
-import { site } from "~/content/site";
 import { env } from "~/env.server";
 import { CACHE_CONTROL } from "~/http/cache-control";
 import { secureResponse } from "~/http/security.server";
@@ -27,7 +27,7 @@ export function loader() {
     .join("\n");
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
-  <title>${escapeXml(`${site.name} insights`)}</title>
+  <title>${escapeXml(fillWords(pageWords.insights.feedTitle))}</title>
   <subtitle>${escapeXml(footer.tagline)}</subtitle>
   <link rel="self" type="application/atom+xml" href="${escapeXml(`${origin}/insights/feed.xml`)}"/>
   <link rel="alternate" type="text/html" href="${escapeXml(`${origin}/insights`)}"/>

@@ -4,8 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { InsightsList } from "~/components/insights-list";
 import { insightsPageData } from "~/content/insights-page.server";
 import type { RootMatch } from "~/root-data";
+import { errorMeta } from "~/utils/error-meta";
 import { insightsMeta } from "~/utils/insights-meta";
-import { errorMeta } from "~/utils/meta";
 
 /** The same page for everyone (docs/decisions/011-shared-documents.md), and it needs no script. */
 export const handle = { sharedDocument: true, hydrate: false };

@@ -1,21 +1,18 @@
 /** The meta tags of a page of /insights, with the feed linked as an alternate. */
 import type { MetaDescriptor } from "@remix-run/node";
 import { breadcrumbJsonLd } from "~/content/page-json-ld";
-import { site } from "~/content/site";
+import { fillWords, pageWords, titleOf } from "~/content/page-words";
 import { ogImagePathOf } from "~/media/og-path";
+import { insightsPageName, insightsPagePath, insightsTrail } from "./insights-trail";
 import { buildMeta } from "./meta";
 
 export function insightsMeta(siteUrl: string, page: number): MetaDescriptor[] {
-  const path = page === 1 ? "/insights" : `/insights/page/${page}`;
-  const trail = [
-    { name: "Home", path: "/" },
-    { name: "Insights", path: "/insights" },
-  ];
+  const words = pageWords.insights;
   return [
     ...buildMeta({
-      title: page === 1 ? `Insights — ${site.name}` : `Insights, page ${page} — ${site.name}`,
-      description: `Articles from ${site.name} on building software: estimates, performance, mobile apps and shipping products.`,
-      path,
+      title: titleOf(page === 1 ? words.heading : `${words.heading}, ${insightsPageName(page)}`),
+      description: fillWords(words.description),
+      path: insightsPagePath(page),
       siteUrl,
       image: ogImagePathOf("lists", "insights"),
     }),
@@ -23,14 +20,9 @@ export function insightsMeta(siteUrl: string, page: number): MetaDescriptor[] {
       tagName: "link",
       rel: "alternate",
       type: "application/atom+xml",
-      title: `${site.name} insights`,
+      title: fillWords(words.feedTitle),
       href: `${siteUrl}/insights/feed.xml`,
     },
-    {
-      "script:ld+json": breadcrumbJsonLd(
-        siteUrl,
-        page === 1 ? trail : [...trail, { name: `Page ${page}`, path }],
-      ),
-    },
+    { "script:ld+json": breadcrumbJsonLd(siteUrl, insightsTrail(page)) },
   ];
 }

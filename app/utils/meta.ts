@@ -54,12 +54,3 @@ export function buildMeta({
   if (noIndex) meta.push({ name: "robots", content: "noindex" });
   return meta;
 }
-
-/** The meta of a page whose loader answered an error (404, 410): the not-found page's, not indexed. */
-export function errorMeta(): MetaDescriptor[] {
-  return [
-    { title: `Page not found — ${site.name}` },
-    { name: "description", content: `This page does not exist on the ${site.name} website.` },
-    { name: "robots", content: "noindex" },
-  ];
-}

@@ -1,4 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
+import { pageWords } from "~/content/page-words";
+import { site } from "~/content/site";
 import { expect, test } from "../support/fixtures";
 import { settledLayoutShift } from "../support/layout-shift";
 
@@ -16,8 +18,11 @@ test.describe("without JavaScript", () => {
 
   test("/case-studies lists every case study, each leading to its page", async ({ page }) => {
     await page.goto("/case-studies");
-    await expect(page).toHaveTitle(/^Case studies — /);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Case studies");
+    // The list's words are the content's (content/pages.yml; the tests' own here).
+    await expect(page).toHaveTitle(`${pageWords.caseStudies.heading} — ${site.name}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(pageWords.caseStudies.heading);
+    await expect(page.getByRole("complementary")).toContainText(pageWords.caseStudies.call.heading);
+    await expect(page.getByRole("link", { name: pageWords.enquire })).toHaveAttribute("href", "/#contact");
     const links = page.locator("main li h2 a");
     await expect(links).toHaveCount(caseStudies.length);
     // Each card's cover has its size; the first, the largest paint on a phone, is fetched first.
@@ -37,7 +42,8 @@ test.describe("without JavaScript", () => {
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toContainText("PawPal");
     await expect(main).toContainText("PawPal · Pet care");
-    for (const heading of ["Results", "The problem", "What we did", "The stack"]) {
+    const { results, stack } = pageWords.caseStudy;
+    for (const heading of [results, "The problem", "What we did", stack]) {
       await expect(main.getByRole("heading", { level: 2, name: heading })).toBeVisible();
     }
     await expect(main.locator("dl dd").first()).toHaveText("40k");
@@ -53,7 +59,7 @@ test.describe("without JavaScript", () => {
     await expect(cover).toHaveAttribute("fetchpriority", "high");
     await expect(cover).not.toHaveAttribute("srcset");
     await expect(main.locator("picture")).toHaveCount(0);
-    await main.getByRole("link", { name: "Tell us about your project" }).click();
+    await main.getByRole("link", { name: pageWords.enquire }).click();
     await expect(page).toHaveURL(/\/#contact$/);
     await expect(page.locator("#contact form")).toBeVisible();
   });
@@ -95,10 +101,7 @@ test.describe("without JavaScript", () => {
       "href",
       "/insights/building-for-budget-phones",
     );
-    await expect(page.getByRole("link", { name: "Tell us about your project" })).toHaveAttribute(
-      "href",
-      "/#contact",
-    );
+    await expect(page.getByRole("link", { name: pageWords.enquire })).toHaveAttribute("href", "/#contact");
   });
 
   test("code is highlighted with classes, and no script or inline style is sent", async ({ page }) => {
@@ -164,7 +167,9 @@ test.describe("addresses", () => {
   }) => {
     const response = await page.goto("/insights/hiring-a-remote-team-2025");
     expect(response?.status()).toBe(410);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("This page has been taken down");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+      pageWords.errors.statuses.find(({ status }) => status === 410)?.title ?? "a heading for 410",
+    );
     expect(await (await request.get("/sitemap.xml")).text()).not.toContain("hiring-a-remote-team");
     expect(await (await request.get("/insights/feed.xml")).text()).not.toContain("hiring-a-remote-team");
   });

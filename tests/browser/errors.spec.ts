@@ -1,3 +1,4 @@
+import { pageWords } from "~/content/page-words";
 import { expect, test } from "../support/fixtures";
 
 for (const javaScriptEnabled of [true, false]) {
@@ -30,7 +31,12 @@ test("a thrown error renders the branded error page with its status", async ({ r
   const response = await request.post("/cookie-policy", { form: { anything: "1" } });
   expect(response.status()).toBe(405);
   const html = await response.text();
-  expect(html).toContain("Error 405");
-  expect(html).toContain("Back to the home page");
+  // The error pages' words are the content's (content/pages.yml; the tests' own here).
+  const words = pageWords.errors;
+  expect(html).toContain(words.status.replace("{status}", "405"));
+  expect(html).toContain(
+    words.statuses.find(({ status }) => status === 405)?.title.replaceAll("'", "&#x27;"),
+  );
+  expect(html).toContain(words.home);
   expect(html).not.toContain("Unexpected Application Error");
 });

@@ -2,10 +2,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { pageWords } from "~/content/page-words";
 import { cookiePolicy, privacyPolicy, termsOfService } from "~/content/policies/index.server";
 import type { Policy } from "~/content/policies/types";
 import { baseURL } from "../../playwright.config";
 import { expect, test } from "../support/fixtures";
+
+/** The words of a policy's page around its text, as the content the tests run on gives them. */
+const policyWords = pageWords.policy;
 
 /** The topics each policy must cover, in order: the spec's list, written out. */
 const pages: { policy: Policy; title: string; headings: string[]; sentence: string }[] = [
@@ -70,7 +74,9 @@ async function expectPolicyPage(page: Page, { policy, title, headings }: (typeof
 
   const article = page.getByRole("article");
   await expect(article.getByRole("heading", { level: 1 })).toHaveText(title);
-  const updated = article.getByText(/^Last updated/);
+  const updated = article.getByText(
+    new RegExp(`^${policyWords.updated.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+  );
   // The date each policy's content gives, spelt out independently of the page's own formatter.
   const spelt = new Date(`${policy.updated}T00:00:00Z`).toLocaleDateString("en-GB", {
     day: "numeric",
@@ -78,7 +84,7 @@ async function expectPolicyPage(page: Page, { policy, title, headings }: (typeof
     year: "numeric",
     timeZone: "UTC",
   });
-  await expect(updated).toHaveText(`Last updated ${spelt}`);
+  await expect(updated).toHaveText(`${policyWords.updated} ${spelt}`);
   await expect(updated.locator("time")).toHaveAttribute("datetime", policy.updated);
   await expect(article.getByRole("heading", { level: 2 })).toHaveText(headings);
   await expect(article.getByRole("link", { name: "hello@nirmaan.digital" }).last()).toHaveAttribute(
@@ -150,7 +156,7 @@ test.describe("links between policies", () => {
 
 test("the contents list jumps to a section on wide screens", async ({ page }) => {
   await page.goto("/privacy-policy");
-  const contents = page.getByRole("navigation", { name: "On this page" });
+  const contents = page.getByRole("navigation", { name: policyWords.contents });
   await expect(contents.getByRole("link")).toHaveCount(privacyPolicy.sections.length);
   await contents.getByRole("link", { name: "Children’s information" }).click();
   await expect(page).toHaveURL(/#children-s-information$/);
@@ -162,7 +168,7 @@ test.describe("on a phone", () => {
 
   test("reads without sideways scrolling, the contents list set aside", async ({ page }) => {
     await page.goto("/cookie-policy");
-    await expect(page.getByRole("navigation", { name: "On this page" })).toBeHidden();
+    await expect(page.getByRole("navigation", { name: policyWords.contents })).toBeHidden();
     await expect(page.getByRole("heading", { level: 2, name: "Your consent" })).toBeVisible();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

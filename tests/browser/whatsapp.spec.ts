@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { waitForHydration } from "../support/enquiry-page";
+import { fixture } from "../support/fixture-content";
 import { expect, test } from "../support/fixtures";
 import { serveWithoutScripts } from "../support/no-script-page";
 
@@ -15,8 +16,12 @@ import { serveWithoutScripts } from "../support/no-script-page";
 // axe on a loaded two-core machine takes tens of seconds.
 test.describe.configure({ timeout: 150_000 });
 
-const GREETING = "Hello Nirmaan Digital, I would like to talk about a project.";
-const HREF = `https://wa.me/919886041725?text=${encodeURIComponent(GREETING)}`;
+/** The link's number, words and greeting, as the tests' content gives them. */
+const whatsapp = fixture("contact").whatsapp;
+if (!whatsapp) throw new Error("tests/fixtures/content/contact.yml must have a WhatsApp number");
+const GREETING = whatsapp.greeting;
+const CHAT = `https://wa.me/${whatsapp.number}`;
+const HREF = `${CHAT}?text=${encodeURIComponent(GREETING)}`;
 
 /** The two links: beside the form in #contact, and in the footer. */
 const links = (page: Page) => ({
@@ -50,7 +55,7 @@ for (const width of [1280, 375]) {
         await page.goto("/?utm_source=google&utm_campaign=spring-launch#contact");
         for (const link of Object.values(links(page))) {
           await expect(link).toHaveAttribute("href", HREF);
-          await expect(link).toHaveAccessibleName("Chat on WhatsApp (opens in a new tab)");
+          await expect(link).toHaveAccessibleName(`${whatsapp.label} (opens in a new tab)`);
           await expect(link.locator("svg")).toHaveAttribute("aria-hidden", "true");
           await expect(link).toBeVisible();
         }
@@ -85,9 +90,7 @@ for (const width of [1280, 375]) {
         const popup = context.waitForEvent("page");
         await links(page).contact.click();
         await (await popup).close();
-        expect(opened).toEqual([
-          `https://wa.me/919886041725?text=${encodeURIComponent(`${GREETING} (${campaign}b)`)}`,
-        ]);
+        expect(opened).toEqual([`${CHAT}?text=${encodeURIComponent(`${GREETING} (${campaign}b)`)}`]);
         expect(new URL(page.url()).search).toBe(new URL(landing, "http://x").search);
         expect(await context.cookies()).toEqual([]);
         await expect.poll(vitals, { timeout: 20_000 }).toMatch(new RegExp(`^${campaign}b\\s+1$`, "m"));
@@ -121,9 +124,7 @@ test("a campaign of 40 characters whose last is a surrogate pair is named whole 
   const popup = context.waitForEvent("page");
   await links(page).contact.click();
   await (await popup).close();
-  expect(opened).toEqual([
-    `https://wa.me/919886041725?text=${encodeURIComponent(`${GREETING} (${campaign})`)}`,
-  ]);
+  expect(opened).toEqual([`${CHAT}?text=${encodeURIComponent(`${GREETING} (${campaign})`)}`]);
   await expect.poll(vitals, { timeout: 20_000 }).toMatch(new RegExp(`^${campaign}\\s+1$`, "mu"));
 });
 

@@ -40,6 +40,27 @@ describe("the content build's validation", () => {
     expect(content["case-studies"][0]?.file).toMatch(/^tests\/fixtures\/content\/case-studies\//);
   });
 
+  test("words the pages fill in keep their placeholders and links, and an error's status is named once", async () => {
+    const read = (name: string) => readFileSync(join(repository, FIXTURE_CONTENT_DIR, name), "utf8");
+    const pages = read("pages.yml");
+    const withdrawal = read("withdrawal.yml");
+    expect(
+      await faultsOf({
+        "pages.yml": pages
+          .replace(/readingTime: .*/, "readingTime: A short read")
+          .replace(/( {4}- status: )405/, "$1400"),
+        "withdrawal.yml": withdrawal
+          .replace(/hint: .*/, "hint: To withdraw your consent, use this reference on our withdrawal page.")
+          .replace(/( {4}limited: ).*/, "$1Too many tries."),
+      }),
+    ).toEqual([
+      "content/pages.yml: readingTime: must keep {minutes}, which stands for the article's minutes",
+      "content/pages.yml: errors.statuses: names a status twice",
+      "content/withdrawal.yml: languages.0.limited: must keep {minutes}",
+      "content/withdrawal.yml: hint: must have one link to this page, written [words](withdraw)",
+    ]);
+  });
+
   test("the home page's work banner must name a published case study", async () => {
     const home = readFileSync(join(repository, FIXTURE_CONTENT_DIR, "home.yml"), "utf8");
     const naming = (slug: string) => home.replace(/caseStudy: \S+/, `caseStudy: ${slug}`);

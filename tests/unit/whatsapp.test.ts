@@ -9,9 +9,11 @@ describe("WhatsApp click-to-chat", () => {
   it("has a fictional Indian mobile in WhatsApp's form: digits only, 91 first, no + and no leading zero", () => {
     expect(site.whatsapp?.number).toMatch(WHATSAPP_NUMBER);
     expect(site.whatsapp?.number).toMatch(/^91[6-9]\d{9}$/);
+    // The greeting is the content's (the tests' own here), made safe for the address.
     expect(whatsAppHref()).toBe(
-      "https://wa.me/919886041725?text=Hello%20Nirmaan%20Digital%2C%20I%20would%20like%20to%20talk%20about%20a%20project.",
+      `https://wa.me/${site.whatsapp?.number}?text=${encodeURIComponent(site.whatsapp?.greeting ?? "")}`,
     );
+    expect(whatsAppHref()).not.toMatch(/[ ,]/);
   });
 
   it("makes no link without a number in that form", () => {

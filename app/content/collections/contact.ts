@@ -36,6 +36,13 @@ export const contactCollection = defineCollection({
             "must be the international number: digits only, country code first, no + or leading zero",
           )
           .meta({ title: "wa.me number" }),
+        label: text(40).meta({ title: "The link's words", description: "On the link that opens the chat" }),
+        greeting: text(160).meta({
+          title: "Greeting",
+          description:
+            "The message the chat opens with, which the visitor can change before sending it; with JavaScript, the campaign the visit came from is added in brackets",
+          widget: "text",
+        }),
       })
       .refine((whatsapp) => digitsOf(whatsapp.display) === whatsapp.number, {
         message:

@@ -36,5 +36,9 @@ export const footerCollection = defineCollection({
     terms: text(30).meta({ title: "Link to the terms", ...quoted("Terms of Service") }),
     privacy: text(30).meta({ title: "Link to the privacy policy", ...quoted("Privacy Policy") }),
     cookies: text(30).meta({ title: "Link to the cookie policy" }),
+    loading: text(30).meta({
+      title: "While a policy loads",
+      description: "In the dialog a policy link opens with JavaScript, until its text arrives",
+    }),
   }),
 });

@@ -10,10 +10,12 @@ import { footerCollection } from "./footer";
 import { homeCollection } from "./home";
 import { insightsCollection } from "./insights";
 import { navigationCollection } from "./navigation";
+import { pagesCollection } from "./pages";
 import { partnersCollection } from "./partners";
 import { cookiePolicyCollection, privacyPolicyCollection, termsCollection } from "./policies";
 import { servicesCollection } from "./services";
 import { valuesCollection } from "./values";
+import { withdrawalCollection } from "./withdrawal";
 
 export const collections = {
   home: homeCollection,
@@ -27,9 +29,11 @@ export const collections = {
   footer: footerCollection,
   "case-studies": caseStudiesCollection,
   insights: insightsCollection,
+  pages: pagesCollection,
   "terms-conditions": termsCollection,
   "privacy-policy": privacyPolicyCollection,
   "cookie-policy": cookiePolicyCollection,
+  withdrawal: withdrawalCollection,
 } as const;
 
 export type CollectionName = keyof typeof collections;

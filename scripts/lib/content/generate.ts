@@ -59,6 +59,13 @@ export function writeGenerated(root: string, content: LoadedContent, dir = join(
       single(content.navigation),
     ),
     "footer.server.ts": module("footer", "FooterEntry", "FooterEntry", single(content.footer)),
+    "pages.ts": module("pageWords", "PagesEntry", "PagesEntry", single(content.pages)),
+    "withdrawal.ts": module(
+      "withdrawalWords",
+      "WithdrawalEntry",
+      "WithdrawalEntry",
+      single(content.withdrawal),
+    ),
     "enquiry-form.server.ts": module(
       "enquiryForm",
       "EnquiryFormEntry",
