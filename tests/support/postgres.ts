@@ -136,11 +136,11 @@ export async function startPostgres(name = "pg", options: PostgresOptions = {}):
       if (!server?.pid) return;
       // The postmaster first, so no backend is forked after its children are read.
       process.kill(server.pid, "SIGSTOP");
-      for (const pid of childrenOf(server.pid)) process.kill(pid, "SIGSTOP");
+      for (const pid of childrenOf(server.pid)) signalIfAlive(pid, "SIGSTOP");
     },
     resume() {
       if (server?.pid)
-        for (const pid of [server.pid, ...childrenOf(server.pid)]) process.kill(pid, "SIGCONT");
+        for (const pid of [server.pid, ...childrenOf(server.pid)]) signalIfAlive(pid, "SIGCONT");
     },
     async start() {
       if (server) return;
@@ -228,6 +228,18 @@ async function serve(program: string, args: string[], user: User | undefined): P
 }
 
 /** The processes whose parent is `pid` (PostgreSQL's backends and workers), read from /proc. */
+/**
+ * Signals `pid` unless it has gone: a backend read among the postmaster's children may end before
+ * its signal (the postmaster, continued first, reaps it), and one that has gone needs none.
+ */
+function signalIfAlive(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
 function childrenOf(pid: number): number[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
