@@ -38,7 +38,7 @@ const errorMessage = {
 
 export const pagesCollection = defineCollection({
   name: "pages",
-  label: "Lists, case studies, articles and errors",
+  label: "Other pages' words",
   kind: "file",
   format: "yaml",
   schema: z.object({
