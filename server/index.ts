@@ -60,7 +60,18 @@ app.use(
   express.static(join(root, build.assetsBuildDirectory), { immutable: true, maxAge: "1y" }),
 );
 // Content images, named by their content hash (scripts/media/responsive-image.ts): kept a year too.
-app.use("/media", express.static(join(root, "public", "media"), { immutable: true, maxAge: "1y" }));
+// Express 4's static files know no AVIF type: named here, or a photo's AVIF would go out as
+// application/octet-stream, not as the image its page's <source type> names.
+app.use(
+  "/media",
+  express.static(join(root, "public", "media"), {
+    immutable: true,
+    maxAge: "1y",
+    setHeaders: (response, path) => {
+      if (path.endsWith(".avif")) response.setHeader("Content-Type", "image/avif");
+    },
+  }),
+);
 app.use(express.static(join(root, "public"), { maxAge: "1h" }));
 app.all("/healthz", (request, response, next) => void health(request, response).catch(next));
 // The content editor (Decap CMS): its own page and policy, previews rendered by the app's build.

@@ -246,4 +246,16 @@ test("an editor adds a case study with a photo in /admin as a draft, moves it to
   expect(bytes).toBeLessThan(200_000);
   // Named by its content hash, so kept a year: a changed photo gets a new name.
   expect(file.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  // Each format goes out as its image type, as the page's <source type> says, never as
+  // application/octet-stream.
+  const firstFiles = await picture.evaluate((element) => [
+    ...[...element.querySelectorAll("source")].map((source) => ({
+      type: source.type,
+      url: source.srcset.split(" ")[0] ?? "",
+    })),
+    { type: "image/jpeg", url: element.querySelector("img")?.srcset.split(" ")[0] ?? "" },
+  ]);
+  expect(firstFiles.map(({ type }) => type)).toEqual(["image/avif", "image/webp", "image/jpeg"]);
+  for (const { type, url } of firstFiles)
+    expect((await page.request.get(new URL(url, chosen).href)).headers()["content-type"], url).toBe(type);
 });
