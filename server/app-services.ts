@@ -19,6 +19,7 @@ import {
 import { createSentNotices, type SentNotices, SWEEP_INTERVAL_MS } from "~/enquiry/sent-notice.server";
 import type { SpamRules } from "~/enquiry/spam.server";
 import type { Env } from "~/env.server";
+import { createBatchedWrites } from "~/http/batched-writes.server";
 import { databaseLimitStore } from "~/http/database-limits.server";
 import { createLeadAlerts, type LeadAlerts } from "~/leads/alerts.server";
 import { createLeadService, type LeadService } from "~/leads/lead-service.server";
@@ -28,6 +29,7 @@ import { privacyNoticeRenderings } from "~/privacy-notice/rendering.server";
 import { SharedDocumentCache } from "~/shared-documents/document-cache.server";
 import { createFastPath, type FastPath } from "~/shared-documents/fast-path.server";
 import { createFolderVitalsStore } from "~/vitals/folder-store.server";
+import type { TapRecord, VitalsRecord } from "~/vitals/metrics";
 import { createPostgresVitalsStore } from "~/vitals/postgres-store.server";
 import { type BeaconLimits, createBeaconLimits } from "~/vitals/rate-limit.server";
 import { PRUNE_INTERVAL_MS, type VitalsStore } from "~/vitals/store.server";
@@ -104,12 +106,14 @@ export function createServices(env: Env) {
   // Delivery tells the alerts and the webhook's lead.failed of a give-up; the alerts read the leads it delivers.
   let chat: ReturnType<typeof chatAlerts> = null;
   const destinations = createLeadDestinations(env);
-  // With a database the limits count once for the whole site; without, in this process's memory.
+  // With a database the enquiry's and withdrawal's limits count once for the whole site; without, in this process's memory.
   const limitStore = database ? databaseLimitStore(database) : undefined;
   const campaigns = createCampaignCounts({
     config: env,
     database,
-    limits: createLandingLimits(env, limitStore),
+    // A beacon's budgets are counted by each server alone, as a guard on its own work: one
+    // database round trip each would cost more than the beacon (docs/decisions/052-beacon-before-the-app.md).
+    limits: createLandingLimits(env),
   });
   // The team chat hears of each withdrawn lead it must clean up, from the store's notices (retried, once).
   const chatUrl = env.ALERT_WEBHOOK_URL;
@@ -143,6 +147,11 @@ export function createServices(env: Env) {
   const vitals = database
     ? createPostgresVitalsStore(database)
     : createFolderVitalsStore({ dir: env.ENQUIRY_STORE_DIR, maxBytes: env.VITALS_MAX_MB * 1024 * 1024 });
+  // Beacons' metrics wait for the next batch (~/http/batched-writes.server), written as the server stops too.
+  const beaconMetrics = createBatchedWrites<VitalsRecord | TapRecord>({
+    name: "field metrics",
+    write: (records) => vitals.append(records),
+  });
   const notices = createSentNotices({ secret: env.NOTICE_SECRET, storeDir: env.ENQUIRY_STORE_DIR, database });
   const submissions = database ? createPostgresSubmissions(database) : null;
   // The texts this server's page shows, filled with its configuration, recorded for every server.
@@ -159,7 +168,7 @@ export function createServices(env: Env) {
     submissions,
     privacyNotices,
     spamRules: { blockList: env.ENQUIRY_BLOCK_LIST, blockHeadless: env.ENQUIRY_BLOCK_HEADLESS },
-    beaconLimits: createBeaconLimits(env, limitStore),
+    beaconLimits: createBeaconLimits(env),
     vitals,
     campaigns,
     sharedDocuments: new SharedDocumentCache(),
@@ -189,6 +198,7 @@ export function createServices(env: Env) {
   };
   return {
     services,
+    beaconMetrics,
     database,
     /** Where limits count: the database's store with DATABASE_URL; undefined: each limit's memory. */
     limitStore,
@@ -213,13 +223,15 @@ export function createServices(env: Env) {
         () => {},
       );
     },
-    async stop() {
+    /** `answered`: the last request is answered; what beacons brought is written after it, before the store closes. */
+    async stop(answered: Promise<void> = Promise.resolve()) {
+      const beaconsWritten = answered.then(() => Promise.all([beaconMetrics.flush(), campaigns.flush()]));
       summary?.stop();
       clearInterval(pruning);
       clearInterval(sweeping);
       chat?.alerts.stop();
       // An alert still queued is dropped: only one being posted is finished.
-      await Promise.all([leads.stop(), chat?.poster.stop(), privacyNotices.stop()]);
+      await Promise.all([leads.stop(), chat?.poster.stop(), privacyNotices.stop(), beaconsWritten]);
       await destinations.stop();
       await database?.stop();
     },

@@ -14,7 +14,8 @@ import type { Server, ServerResponse } from "node:http";
 export function createDrain(options: {
   server: Server;
   deadlineMs: number;
-  stop: () => Promise<void>;
+  /** Ends the services' work; `answered` resolves once every request has been answered and its connection closed. */
+  stop: (answered: Promise<void>) => Promise<void>;
   log?: (line: string) => void;
   exit?: (code: number) => void;
 }) {
@@ -48,7 +49,7 @@ export function createDrain(options: {
       log(
         `shutdown: ${signal}: draining, no new connections, ${inFlight.size} request(s) in flight; exiting when they are done, at ${deadlineMs / 1000} s at the latest`,
       );
-      void Promise.allSettled([closed, stop()]).then(() => {
+      void Promise.allSettled([closed, stop(closed)]).then(() => {
         log(`shutdown: done; exiting ${since()}`);
         exit(0);
       });

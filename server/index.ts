@@ -6,7 +6,7 @@
  * Why the site owns its server: docs/decisions/009-own-http-server.md.
  */
 import { watch } from "node:fs";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -26,6 +26,7 @@ import { createRequestHandler } from "./remix-handler";
 import { answerClientError, answerConnect, MAX_HEAD_BYTES, settleRequestUrl } from "./request-line";
 import { logRequest } from "./request-log";
 import { answerPlain, guardResponse, refuseMethod } from "./responses";
+import { vitalsEndpoint } from "./vitals-endpoint";
 
 installGlobals({ nativeFetch: true });
 warnIfSiteUrlMissing();
@@ -45,8 +46,19 @@ const isPage = (path: string): boolean => {
   return matcher(path);
 };
 
-const { services, database, limitStore, start, stop } = createServices(env);
+const { services, beaconMetrics, database, limitStore, start, stop } = createServices(env);
 const clients = createClientResolver(env.TRUST_PROXY);
+const clientOf = (request: IncomingMessage) =>
+  clients.client({
+    socketAddress: request.socket.remoteAddress,
+    forwardedFor: request.headers["x-forwarded-for"],
+  });
+const vitals = vitalsEndpoint((request) => ({
+  metrics: beaconMetrics,
+  beaconLimits: services.beaconLimits,
+  campaigns: services.campaigns,
+  client: clientOf(request),
+}));
 
 const app = express();
 app.disable("x-powered-by");
@@ -82,11 +94,7 @@ app.use(
     dir: join(buildDir, "admin"),
     siteUrlGiven: siteUrlGiven(),
     limitStore,
-    clientOf: (request) =>
-      clients.client({
-        socketAddress: request.socket.remoteAddress,
-        forwardedFor: request.headers["x-forwarded-for"],
-      }),
+    clientOf,
     stylesheets: () =>
       (build.routes.root?.module.links?.() ?? []).flatMap((link) =>
         "rel" in link && link.rel === "stylesheet" && typeof link.href === "string" ? [link.href] : [],
@@ -100,13 +108,7 @@ app.all(
   createRequestHandler({
     build: env.NODE_ENV === "development" ? async () => build : build,
     mode: env.NODE_ENV,
-    getLoadContext: (request) => ({
-      ...services,
-      client: clients.client({
-        socketAddress: request.socket.remoteAddress,
-        forwardedFor: request.headers["x-forwarded-for"],
-      }),
-    }),
+    getLoadContext: (request) => ({ ...services, client: clientOf(request) }),
   }),
 );
 const answerError: ErrorRequestHandler = (error: Error & { status?: unknown }, _request, response, _next) => {
@@ -131,8 +133,8 @@ const server = createServer({ maxHeaderSize: MAX_HEAD_BYTES }, (request, respons
   if (refuseMethod(request, response) || settleRequestUrl(request, response, trusted)) return;
   // A page spelt otherwise (case, a trailing slash, `%2D`) is sent to its one path.
   if (redirectToCanonical(request, response, isPage)) return;
-  // Shared documents the app has just served are answered here, in front of Express.
-  if (services.fastPath.serve(request, response)) return;
+  // Shared documents the app has just served, and the field-metrics beacon, are answered here, in front of Express.
+  if (services.fastPath.serve(request, response) || vitals(request, response)) return;
   app(request, response);
 });
 server.on("clientError", (error, socket: Socket) => answerClientError(error, socket, current.get(socket)));

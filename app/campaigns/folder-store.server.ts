@@ -1,9 +1,10 @@
 /**
  * The campaign counts in the data folder: `campaigns/<day>.log`, one line per event appended and
- * fsync'd, compacted once the day is over into `campaigns/<day>.json`, its rows summed.
+ * fsync'd, compacted once the day is over into `campaigns/<day>.json`, its rows summed, and the
+ * compacted days of a month rolled up as the report reads them into `campaigns/<YYYY-MM>.json`.
  */
 import type { Dirent } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { open, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
   addDays,
@@ -17,7 +18,19 @@ import {
   rowsOf,
   sumRows,
 } from "~/campaigns/counts";
+import {
+  fileIdentity,
+  MONTH_FILE,
+  monthOf,
+  type RolledDay,
+  type RollUp,
+  type RowFormat,
+  readRollUp,
+  rollDay,
+  writeRollUp,
+} from "~/campaigns/month-roll-up.server";
 import type { CampaignCountStore } from "~/campaigns/store.server";
+import { appendLines, openForAppend, REWRITE_FLAGS, readRegularFile } from "~/leads/folder/data-files.server";
 import { fsyncFolder } from "~/leads/folder/writes.server";
 
 /** A day's file: its log of events, or its compacted rows. */
@@ -58,20 +71,11 @@ export function createFolderCampaignStore(options: {
     return run;
   };
 
+  /** Where this process's last append to a day's log ended (the days being written: today, maybe yesterday). */
+  const ownEnds = new Map<string, number>();
+
   const append = async (day: string, events: readonly CountEvent[]) => {
-    const path = join(folder, `${day}.log`);
-    const size = await lstat(path).then(
-      (info) => (info.isFile() ? info.size : Number.POSITIVE_INFINITY),
-      () => 0,
-    );
-    if (size >= MAX_DAY_LOG_BYTES) {
-      if (full !== day)
-        log(
-          `campaigns: ${path} holds ${MAX_DAY_LOG_BYTES} bytes, a day's limit; the day's further events are not counted`,
-        );
-      full = day;
-      return;
-    }
+    const name = `${day}.log`;
     const lines = events.map((event) => {
       const line: LogLine = [
         event.route,
@@ -84,45 +88,66 @@ export function createFolderCampaignStore(options: {
       ];
       return `${JSON.stringify(line)}\n`;
     });
-    const handle = await open(path, "a", 0o600);
+    const { handle, size } = await openForAppend(folder, name);
     try {
-      await handle.write(lines.join(""));
-      await handle.datasync();
+      if (size >= MAX_DAY_LOG_BYTES) {
+        if (full !== day)
+          log(
+            `campaigns: ${join(folder, name)} holds ${MAX_DAY_LOG_BYTES} bytes, a day's limit; the day's further events are not counted`,
+          );
+        full = day;
+        return;
+      }
+      if (ownEnds.size > 3) ownEnds.clear();
+      ownEnds.set(day, await appendLines(handle, size, lines.join(""), ownEnds.get(day)));
+    } catch (error) {
+      ownEnds.delete(day);
+      throw error;
     } finally {
       await handle.close();
     }
   };
 
+  /** Files as last read, by their identity: a report reads a day, a log or a month more than once. */
+  const known = <T>(limit: number) => {
+    const entries = new Map<string, { file: string; value: Promise<T> }>();
+    return async (key: string, path: string, read: (file: string) => Promise<T>): Promise<T | null> => {
+      const file = await fileIdentity(path);
+      if (file === null) return null;
+      const entry = entries.get(key);
+      if (entry?.file === file) return entry.value;
+      const value = read(file);
+      entries.delete(key);
+      entries.set(key, { file, value });
+      // The oldest read goes first: the server keeps a few days, never a year of rows.
+      for (const oldest of entries.keys()) {
+        if (entries.size <= limit) break;
+        entries.delete(oldest);
+      }
+      value.catch(() => entries.get(key)?.value === value && entries.delete(key));
+      return value;
+    };
+  };
+  const knownLogs = known<CountEvent[]>(4);
+  const knownDays = known<{ file: string; rows: CountRow[] }>(64);
+  const knownMonths = known<RollUp | null>(32);
+
   /** The events of `day`'s log, each line read alone: one that is no event (a torn last line) is skipped. */
-  const readLog = async (day: string): Promise<CountEvent[]> => {
-    const text = await readDayFile(join(folder, `${day}.log`));
-    if (text === null) return [];
-    const events: CountEvent[] = [];
-    for (const line of text.split("\n")) {
-      const event = eventOf(day, line);
-      if (event) events.push(event);
-    }
-    return events;
-  };
+  const readLog = async (day: string): Promise<CountEvent[]> =>
+    (await knownLogs(day, join(folder, `${day}.log`), async () => {
+      const text = await readRegularFile(join(folder, `${day}.log`));
+      return (text ?? "").split("\n").flatMap((line) => eventOf(day, line) ?? []);
+    })) ?? [];
 
-  /** Compacted days as last read, by their file's size and time: one report reads a day thrice. */
-  const compacted = new Map<string, { stamp: string; rows: CountRow[] }>();
-
-  /** `day`'s compacted rows (none when it has no such file). */
-  const readRows = async (day: string): Promise<CountRow[]> => {
-    const path = join(folder, `${day}.json`);
-    const info = await lstat(path).catch(() => null);
-    if (!info?.isFile()) return [];
-    const stamp = `${info.size}:${info.mtimeMs}`;
-    const known = compacted.get(day);
-    if (known?.stamp === stamp) return known.rows;
-    const rows = await parseRows(day, path);
-    compacted.set(day, { stamp, rows });
-    return rows;
-  };
+  /** `day`'s compacted rows and the identity of the file they were read from (none: no such file). */
+  const readRows = async (day: string): Promise<{ file: string | null; rows: CountRow[] }> =>
+    (await knownDays(day, join(folder, `${day}.json`), async (file) => ({
+      file,
+      rows: await parseRows(day, join(folder, `${day}.json`)),
+    }))) ?? { file: null, rows: [] };
 
   const parseRows = async (day: string, path: string): Promise<CountRow[]> => {
-    const text = await readDayFile(path);
+    const text = await readRegularFile(path);
     if (text === null) return [];
     try {
       const rows = JSON.parse(text) as unknown;
@@ -130,19 +155,32 @@ export function createFolderCampaignStore(options: {
     } catch {
       // Said below: the file is not rows.
     }
-    log(
-      `campaigns: ${join(folder, `${day}.json`)} is not a day's counts; its day reads as empty: restore it or delete it`,
-    );
+    log(`campaigns: ${path} is not a day's counts; its day reads as empty: restore it or delete it`);
     return [];
   };
 
-  const readDay = async (day: string) => sumRows([...(await readRows(day)), ...rowsOf(await readLog(day))]);
+  const readDay = async (day: string) =>
+    sumRows([...(await readRows(day)).rows, ...rowsOf(await readLog(day))]);
+
+  /** The month's roll-up (~/campaigns/month-roll-up.server); null when it has none or it is not one. */
+  const readMonth = async (month: string): Promise<RollUp | null> =>
+    knownMonths(month, join(folder, `${month}.json`), () => readRollUp(folder, month, ROW_FORMAT));
+
+  /** `day` as its month's roll-up has it, when made from the day's file as it is now. */
+  const rolledDay = async (day: string): Promise<RolledDay | null> => {
+    const [file, rollUp] = await Promise.all([
+      fileIdentity(join(folder, `${day}.json`)),
+      readMonth(monthOf(day)),
+    ]);
+    const rolled = rollUp?.get(day);
+    return rolled && rolled.file === file ? rolled : null;
+  };
 
   /** Writes `day`'s rows to its `.json` (a temporary file fsync'd and renamed), then removes its log. */
   const compact = async (day: string) => {
     const rows = await readDay(day);
     const temporary = join(folder, `.${day}.json.tmp`);
-    const handle = await open(temporary, "w", 0o600);
+    const handle = await open(temporary, REWRITE_FLAGS, 0o600);
     try {
       await handle.writeFile(JSON.stringify(rows.map(lineOf)));
       await handle.sync();
@@ -152,6 +190,51 @@ export function createFolderCampaignStore(options: {
     await rename(temporary, join(folder, `${day}.json`));
     await fsyncFolder(folder);
     await unlink(join(folder, `${day}.log`));
+    ownEnds.delete(day);
+  };
+
+  /**
+   * Makes each month's roll-up of its compacted days again where a day's file has changed, is
+   * new or is gone (a day with a log is left out: it may still change); removes a month's once
+   * none of its days is kept.
+   */
+  const rollUpMonths = async () => {
+    const files = await folderFiles(folder);
+    const logged = new Set(files.days.filter(({ kind }) => kind === "log").map(({ day }) => day));
+    const months = new Map<string, string[]>();
+    for (const { day, kind } of files.days)
+      if (kind === "json" && !logged.has(day))
+        months.set(monthOf(day), [...(months.get(monthOf(day)) ?? []), day]);
+    for (const month of files.months) {
+      if (months.has(month)) continue;
+      await unlink(join(folder, `${month}.json`)).catch((error: NodeJS.ErrnoException) =>
+        log(
+          `campaigns: cannot remove ${join(folder, `${month}.json`)} (${error.code}); it is tried again in an hour`,
+        ),
+      );
+    }
+    for (const [month, days] of months) {
+      try {
+        const before = (await readMonth(month)) ?? new Map<string, RolledDay>();
+        const after: RollUp = new Map();
+        for (const day of days) {
+          const kept = before.get(day);
+          const file = await fileIdentity(join(folder, `${day}.json`));
+          if (file !== null && kept?.file === file) after.set(day, kept);
+          else {
+            const read = await readRows(day);
+            if (read.file !== null) after.set(day, rollDay(day, read.file, read.rows));
+          }
+        }
+        const same =
+          after.size === before.size && [...after].every(([day, rolled]) => before.get(day) === rolled);
+        if (!same) await writeRollUp(folder, month, after, ROW_FORMAT);
+      } catch (error) {
+        log(
+          `campaigns: cannot roll up ${join(folder, `${month}.json`)} (${(error as NodeJS.ErrnoException).code ?? String(error)}); the report reads the month's days meanwhile, and it is tried again in an hour`,
+        );
+      }
+    }
   };
 
   return {
@@ -169,34 +252,44 @@ export function createFolderCampaignStore(options: {
       waiting = batch;
       batch.written = serial(async () => {
         if (waiting === batch) waiting = null;
-        try {
-          await mkdir(folder, { recursive: true, mode: 0o700 });
-          for (const day of new Set(batch.events.map((event) => event.day)))
-            await append(
-              day,
-              batch.events.filter((event) => event.day === day),
-            );
+        // Each day's log on its own: one that cannot be written fails its events alone.
+        let problem: unknown = null;
+        for (const day of new Set(batch.events.map((event) => event.day))) {
+          await append(
+            day,
+            batch.events.filter((event) => event.day === day),
+          ).catch((error: unknown) => {
+            problem = error;
+          });
+        }
+        if (problem === null) {
           failing = false;
           return true;
-        } catch (error) {
-          if (!failing)
-            log(
-              `campaigns: cannot write the campaign counts to ${folder} (${(error as NodeJS.ErrnoException).code ?? String(error)}); make ENQUIRY_STORE_DIR a writable folder. The site keeps serving.`,
-            );
-          failing = true;
-          return false;
         }
+        if (!failing)
+          log(
+            `campaigns: cannot write the campaign counts to ${folder} (${(problem as NodeJS.ErrnoException).code ?? String(problem)}); make ENQUIRY_STORE_DIR a writable folder. The site keeps serving.`,
+          );
+        failing = true;
+        return false;
       });
       return batch.written;
     },
 
     async read(since, until, by = "all") {
-      const days = new Set(
-        (await dayFiles(folder)).map(({ day }) => day).filter((day) => day >= since && day <= until),
+      const { days: files } = await folderFiles(folder);
+      const inPeriod = files.filter(({ day }) => day >= since && day <= until);
+      const logged = new Set(inPeriod.filter(({ kind }) => kind === "log").map(({ day }) => day));
+      const days = [...new Set(inPeriod.map(({ day }) => day))].sort();
+      // A finished day from its month's roll-up when the roll-up is of the day's file as it is.
+      const rows = await Promise.all(
+        days.map(async (day) => {
+          const rolled = by === "all" || logged.has(day) ? null : await rolledDay(day);
+          if (rolled) return by === "route" ? rolled.routes : rolled.campaigns;
+          return readDay(day);
+        }),
       );
-      const rows: CountRow[] = [];
-      for (const day of [...days].sort()) rows.push(...(await readDay(day)));
-      return groupRows(rows, by, since);
+      return groupRows(rows.flat(), by, since);
     },
 
     prune: (today) =>
@@ -204,47 +297,51 @@ export function createFolderCampaignStore(options: {
         const oldest = addDays(today, -RETENTION_DAYS);
         // Yesterday may still take a late event (a lead received before midnight, stored after).
         const finished = addDays(today, -1);
-        for (const { day, name, kind } of await dayFiles(folder).catch(() => [])) {
+        const { days } = await folderFiles(folder).catch(() => ({ days: [] }));
+        for (const { day, name, kind } of days) {
           try {
-            if (day < oldest) {
-              await unlink(join(folder, name));
-              compacted.delete(day);
-            } else if (kind === "log" && day < finished) await compact(day);
+            if (day < oldest) await unlink(join(folder, name));
+            else if (kind === "log" && day < finished) await compact(day);
           } catch (error) {
             log(
               `campaigns: cannot prune ${join(folder, name)} (${(error as NodeJS.ErrnoException).code ?? String(error)}); it is tried again in an hour`,
             );
           }
         }
+        await rollUpMonths().catch((error: NodeJS.ErrnoException) =>
+          log(
+            `campaigns: cannot read ${folder} (${error.code ?? String(error)}); it is tried again in an hour`,
+          ),
+        );
       }),
   };
 }
 
-/** The day files of `folder` by the names read from it (none when it does not exist yet). */
-async function dayFiles(folder: string): Promise<{ day: string; name: string; kind: "log" | "json" }[]> {
+/** The day and month files of `folder` by the names read from it (none when it does not exist yet). */
+async function folderFiles(folder: string): Promise<{
+  days: { day: string; name: string; kind: "log" | "json" }[];
+  months: string[];
+}> {
   let entries: Dirent[];
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { days: [], months: [] };
     throw error;
   }
-  return entries.flatMap((entry) => {
-    const match = DAY_FILE.exec(entry.name);
-    if (!match?.[1] || !entry.isFile()) return [];
-    return [{ day: match[1], name: entry.name, kind: match[2] as "log" | "json" }];
-  });
+  const files = entries.filter((entry) => entry.isFile());
+  return {
+    days: files.flatMap((entry) => {
+      const match = DAY_FILE.exec(entry.name);
+      if (!match?.[1]) return [];
+      return [{ day: match[1], name: entry.name, kind: match[2] as "log" | "json" }];
+    }),
+    months: files.flatMap((entry) => MONTH_FILE.exec(entry.name)?.[1] ?? []),
+  };
 }
 
-/** A day file's text, when `path` is a regular file (a link or a folder of that name is read as none). */
-async function readDayFile(path: string): Promise<string | null> {
-  const info = await lstat(path).catch(() => null);
-  if (!info?.isFile()) return null;
-  return readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw error;
-  });
-}
+/** How a day's and a month's files write a row. */
+const ROW_FORMAT: RowFormat = { lineOf, rowOf };
 
 function eventOf(day: string, line: string): CountEvent | null {
   if (line === "") return null;

@@ -10,6 +10,7 @@ import { countIn, createPostgresCampaignStore } from "~/campaigns/postgres-store
 import type { CampaignCountStore } from "~/campaigns/store.server";
 import type { Database } from "~/db/database.server";
 import type { Env } from "~/env.server";
+import { createBatchedWrites } from "~/http/batched-writes.server";
 import type { CampaignFields } from "~/lead-parts/campaign-fields";
 import type { LeadCounting } from "~/leads/lead-service.server";
 
@@ -17,15 +18,18 @@ export interface CampaignCounts {
   readonly store: CampaignCountStore;
   /**
    * Counts a visit that landed on `route` from `fields`' campaign, within the landing limits:
-   * `counted`, or `dropped` (the limit's own count goes up instead), or `off`.
+   * `counted`, or `dropped` (the limit's own count goes up instead), or `off`. A beacon's counts
+   * are queued for the next write (~/http/batched-writes.server); `flush` writes them now.
    */
   countLanding(
     route: string,
     fields: Partial<Record<keyof CampaignFields, unknown>>,
     client: string | null,
   ): Promise<"counted" | "dropped" | "off">;
-  /** Counts a tap on a "Chat on WhatsApp" link of `route`. */
-  countTap(route: string, fields: Partial<Record<keyof CampaignFields, unknown>>): Promise<boolean>;
+  /** Counts a tap on a "Chat on WhatsApp" link of `route`; false when the queue is full. */
+  countTap(route: string, fields: Partial<Record<keyof CampaignFields, unknown>>): boolean;
+  /** Writes the beacons' counts queued so far (the server does as it stops). */
+  flush(): Promise<void>;
   /** How a lead store counts a lead it has just stored (an enquiry, or one quarantined), once. */
   readonly leads: LeadCounting;
   /** Drops what is past its retention, and compacts finished days in the folder. */
@@ -40,12 +44,20 @@ export function createCampaignCounts(options: {
   limits: LandingLimits;
   now?: () => Date;
   log?: (line: string) => void;
+  /** How long a beacon's counts wait for their write (~/http/batched-writes.server: BATCH_MS). */
+  batchMs?: number;
 }): CampaignCounts {
-  const { config, database, limits, now = () => new Date(), log = console.error } = options;
+  const { config, database, limits, now = () => new Date(), log = console.error, batchMs } = options;
   const timeZone = config.REPORT_TIME_ZONE;
   const store = database
     ? createPostgresCampaignStore(database, log)
     : createFolderCampaignStore({ folder: campaignsFolder(config.ENQUIRY_STORE_DIR), log });
+  const beaconCounts = createBatchedWrites<CountEvent>({
+    name: "campaign counts",
+    write: (events) => store.add(events),
+    batchMs,
+    log,
+  });
   const today = () => dayIn(now(), timeZone);
   const event = (
     route: string,
@@ -66,13 +78,14 @@ export function createCampaignCounts(options: {
       const allowance = await takeLandingUnit(limits, client);
       if (!allowance.allowed) {
         // What the limit drops is counted, by day only: nothing of the visit is kept.
-        await store.add([{ ...event("", {}, "droppedVisits"), route: null }]);
+        beaconCounts.add([{ ...event("", {}, "droppedVisits"), route: null }]);
         return "dropped";
       }
-      await store.add([event(route, fields, "visits")]);
+      beaconCounts.add([event(route, fields, "visits")]);
       return "counted";
     },
-    countTap: (route, fields) => store.add([event(route, fields, "whatsappTaps")]),
+    countTap: (route, fields) => beaconCounts.add([event(route, fields, "whatsappTaps")]),
+    flush: () => beaconCounts.flush(),
     leads: {
       inTransaction: (client, lead) => countIn(client, [leadEvent(lead, timeZone)]),
       afterWrite: async (lead) => {

@@ -2,38 +2,65 @@
 export type LimitedText = { ok: true; text: string } | { ok: false; status: 400 | 413; reason: string };
 
 /**
+ * A request body as the reader takes it, from a Fetch request (`fetchBody`) or from Node's own
+ * (server/vitals-endpoint.ts): its declared headers and its bytes as they arrive.
+ */
+export interface BodyInput {
+  contentType: string | null;
+  contentLength: string | null;
+  /** The body's bytes (null: none announced). Leaving the loop early must not close the connection. */
+  chunks: AsyncIterable<Uint8Array> | null;
+}
+
+/** A Fetch request's body as `readLimitedText` reads it. */
+export function fetchBody(request: Request): BodyInput {
+  return {
+    contentType: request.headers.get("Content-Type"),
+    contentLength: request.headers.get("Content-Length"),
+    chunks: request.body ? chunksOf(request.body) : null,
+  };
+}
+
+/** The stream's chunks; stopping early releases it and does not cancel it (which would destroy the socket before the answer). */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
  * Reads a request body of one content type strictly: at most `limit` bytes (the declared
  * length is checked first, then bytes are counted while reading, and reading stops past the
  * limit) and valid UTF-8 only. The enquiry form and the field-metrics beacon both read through it.
  */
 export async function readLimitedText(
-  request: Request,
+  input: Request | BodyInput,
   options: { contentType: string; limit: number },
 ): Promise<LimitedText> {
+  const body = input instanceof Request ? fetchBody(input) : input;
   const { contentType, limit } = options;
-  const declared = request.headers.get("Content-Length");
-  if (declared !== null && Number(declared) > limit) {
+  if (body.contentLength !== null && Number(body.contentLength) > limit) {
     return { ok: false, status: 413, reason: "declared length over the limit" };
   }
-  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+  const type = body.contentType?.split(";")[0]?.trim().toLowerCase();
   if (type !== contentType) {
     return { ok: false, status: 400, reason: `unsupported content type ${JSON.stringify(type ?? null)}` };
   }
-  if (!request.body) return { ok: false, status: 400, reason: "empty body" };
+  if (!body.chunks) return { ok: false, status: 400, reason: "empty body" };
 
-  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      // Stop reading, but do not cancel: cancelling destroys the socket before we can answer.
-      reader.releaseLock();
-      return { ok: false, status: 413, reason: "body over the limit" };
-    }
-    chunks.push(value);
+  for await (const chunk of body.chunks) {
+    total += chunk.byteLength;
+    if (total > limit) return { ok: false, status: 413, reason: "body over the limit" };
+    chunks.push(chunk);
   }
 
   try {

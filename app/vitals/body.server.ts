@@ -1,5 +1,5 @@
 /** Reads a beacon's JSON body within its size limit. */
-import { readLimitedText } from "~/http/limited-body.server";
+import { type BodyInput, readLimitedText } from "~/http/limited-body.server";
 
 /**
  * The largest beacon we read. Five metrics with their labels take some 400 bytes; a landing's
@@ -10,8 +10,8 @@ export const MAX_BEACON_BYTES = 4 * 1024;
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413; reason: string };
 
 /** Reads an `application/json` body of at most `limit` bytes: valid UTF-8 and valid JSON only. */
-export async function readJsonBody(request: Request, limit = MAX_BEACON_BYTES): Promise<JsonBody> {
-  const body = await readLimitedText(request, { contentType: "application/json", limit });
+export async function readJsonBody(input: Request | BodyInput, limit = MAX_BEACON_BYTES): Promise<JsonBody> {
+  const body = await readLimitedText(input, { contentType: "application/json", limit });
   if (!body.ok) return body;
   try {
     return { ok: true, value: JSON.parse(body.text) };

@@ -1,6 +1,7 @@
 /** The folder field metrics store: two JSON-lines files in the data folder, rotated by age and size. */
-import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import { open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { appendLines, openForAppend } from "~/leads/folder/data-files.server";
 import type { TapRecord, VitalsRecord } from "~/vitals/metrics";
 import { PRUNE_INTERVAL_MS, RETENTION_MS, type VitalsStore } from "~/vitals/store.server";
 
@@ -75,51 +76,52 @@ export function createFolderVitalsStore(options: {
   async function rotate(): Promise<void> {
     await rename(current, previous);
     segmentStart = undefined;
+    ownEnd = undefined;
   }
 
-  async function rotateIfDue(adding: number): Promise<void> {
-    const size = await stat(current).then(
-      (stats) => stats.size,
-      () => null,
-    );
-    if (size === null || size === 0) return;
+  /** Whether the current file, at `size` bytes with `adding` more, is to be rotated first. */
+  async function rotationDue(size: number, adding: number): Promise<boolean> {
+    if (size === 0) return false;
     const start = await startOfCurrent();
-    if (size + adding > maxBytes || (start !== null && now() - start >= SEGMENT_MS)) await rotate();
+    return size + adding > maxBytes || (start !== null && now() - start >= SEGMENT_MS);
   }
+
+  /** Where this process's last write to the current file ended: it needs no check for a torn line. */
+  let ownEnd: number | undefined;
 
   async function write(records: (VitalsRecord | TapRecord)[]): Promise<boolean> {
     const text = records.map((record) => `${JSON.stringify(record)}\n`).join("");
     const bytes = Buffer.byteLength(text);
     if (bytes > maxBytes) return false;
     try {
-      await mkdir(dir, { recursive: true });
-      await rotateIfDue(bytes);
-      const handle = await open(current, "a+");
+      let { handle, size } = await openForAppend(dir, VITALS_FILE);
       try {
-        const { size } = await handle.stat();
-        let prefix = "";
-        if (size === 0) {
-          segmentStart = now();
-        } else {
-          // A crash can leave half a line: start on a fresh one so the new line stays readable.
-          const { buffer } = await handle.read({ buffer: Buffer.alloc(1), position: size - 1 });
-          if (buffer[0] !== 0x0a) prefix = "\n";
+        if (await rotationDue(size, bytes)) {
+          await rotate();
+          const fresh = await openForAppend(dir, VITALS_FILE);
+          await handle.close();
+          ({ handle, size } = fresh);
         }
-        await handle.write(prefix + text);
-        await handle.datasync();
+        if (size === 0) segmentStart = now();
+        ownEnd = await appendLines(handle, size, text, ownEnd);
       } finally {
         await handle.close();
       }
       failing = false;
       return true;
     } catch (error) {
+      ownEnd = undefined;
       return fail(error);
     }
   }
 
   async function prune(): Promise<void> {
     try {
-      await rotateIfDue(0);
+      const size = await stat(current).then(
+        (stats) => stats.size,
+        () => 0,
+      );
+      if (await rotationDue(size, 0)) await rotate();
       const previousEnd = await stat(previous).then(
         (stats) => stats.mtimeMs,
         () => null,

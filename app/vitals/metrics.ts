@@ -4,7 +4,7 @@
  */
 import type { CampaignFields } from "~/lead-parts/campaign-fields";
 
-/** The endpoint the browser posts its beacon to (a resource route: app/routes/vitals.ts). */
+/** The endpoint the browser posts its beacon to (answered by the server: server/vitals-endpoint.ts). */
 export const VITALS_ENDPOINT = "/vitals";
 
 export const METRIC_NAMES = ["LCP", "INP", "CLS", "FCP", "TTFB"] as const;

@@ -8,7 +8,14 @@ export const RETENTION_MS = 28 * 24 * HOUR_MS;
 /** How often the server drops metrics that have aged out, even with no new beacons. */
 export const PRUNE_INTERVAL_MS = HOUR_MS;
 
-const hourOf = (received: Date) => new Date(Math.floor(received.getTime() / HOUR_MS) * HOUR_MS).toISOString();
+/** The hour last written, as text: every beacon of an hour shares it. */
+let lastHour = { hour: Number.NaN, text: "" };
+
+const hourOf = (received: Date) => {
+  const hour = Math.floor(received.getTime() / HOUR_MS);
+  if (hour !== lastHour.hour) lastHour = { hour, text: new Date(hour * HOUR_MS).toISOString() };
+  return lastHour.text;
+};
 
 /**
  * The line a tap's beacon becomes (the hour it arrived, as for metrics), with its campaign as the

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -141,11 +141,68 @@ describe("campaign counts in the data folder", () => {
       visit("2026-12-07", "x"),
     ]);
     await store.prune("2026-12-07");
-    expect((await readdir(dir)).sort()).toEqual(["2026-12-01.json", "2026-12-07.log"]);
+    expect((await readdir(dir)).sort()).toEqual(["2026-12-01.json", "2026-12-07.log", "2026-12.json"]);
     await store.add([visit("2026-12-01", "october", "enquiries")]);
     expect(await store.read("2026-12-01", "2026-12-01")).toEqual([
       expect.objectContaining({ day: "2026-12-01", campaign: "october", visits: 2, enquiries: 1 }),
     ]);
+  });
+
+  it("rolls a month's finished days up and reads them from it while their files are unchanged", async () => {
+    const dir = join(await folder(), "campaigns");
+    const lines: string[] = [];
+    const store = createFolderCampaignStore({ folder: dir, log: (line) => lines.push(line) });
+    await store.add([
+      visit("2026-11-03", "october"),
+      visit("2026-11-03", "october"),
+      { ...visit("2026-11-03", "october", "enquiries"), route: "/insights/:slug" },
+      visit("2026-11-04", null, "whatsappTaps"),
+      visit("2026-12-01", "december"),
+    ]);
+    const reads = () =>
+      Promise.all([
+        store.read("2026-11-01", "2026-12-31", "campaign-day"),
+        store.read("2026-11-01", "2026-11-30", "route"),
+      ]);
+    const fromDays = await reads();
+    await store.prune("2026-12-07");
+    expect((await readdir(dir)).sort()).toEqual([
+      "2026-11-03.json",
+      "2026-11-04.json",
+      "2026-11.json",
+      "2026-12-01.json",
+      "2026-12.json",
+    ]);
+    expect(await reads()).toEqual(fromDays);
+
+    // What the roll-up says stands for the day (here doubled by hand, so the read shows where it came from).
+    const month = join(dir, "2026-11.json");
+    const rolled = JSON.parse(await readFile(month, "utf8")) as Record<string, { campaigns: number[][] }>;
+    const visits = 6; // The row's counters follow its six key fields: visits first.
+    for (const row of rolled["2026-11-03"]?.campaigns ?? []) row[visits] = Number(row[visits]) * 2;
+    await writeFile(month, JSON.stringify(rolled));
+    const octoberVisits = async () =>
+      (await store.read("2026-11-03", "2026-11-03", "campaign-day")).find((row) => row.campaign === "october")
+        ?.visits;
+    expect(await octoberVisits()).toBe(4);
+
+    // A late event: the day has a log again, and is read from its files until compacted and rolled up again.
+    await store.add([visit("2026-11-03", "october")]);
+    expect(await octoberVisits()).toBe(3);
+    await store.prune("2026-12-07");
+    expect(await octoberVisits()).toBe(3);
+    expect(JSON.parse(await readFile(month, "utf8"))["2026-11-03"].campaigns).toEqual([
+      [null, "newsletter", null, "october", null, null, 3, 1, 0, 0, 0],
+    ]);
+
+    // A month's file that is no roll-up is read past, then made again; once its days are gone, so is it.
+    await writeFile(month, "{ not a roll-up");
+    expect(await octoberVisits()).toBe(3);
+    await store.prune("2026-12-07");
+    expect(JSON.parse(await readFile(month, "utf8"))).toHaveProperty("2026-11-04");
+    await store.prune(addDays("2026-11-30", RETENTION_DAYS + 1));
+    expect((await readdir(dir)).sort()).toEqual(["2026-12-01.json", "2026-12.json"]);
+    expect(lines).toEqual([]);
   });
 
   it("reads a day whose file is no rows as empty, with one line, and never follows a link", async () => {
@@ -186,6 +243,9 @@ describe("the counts' service", () => {
         await counts.countLanding("/", { source: "newsletter", host: "mail.example.com" }, "203.0.113.9"),
       );
     expect(outcomes).toEqual(["counted", "counted", "dropped", "dropped"]);
+    // A beacon's counts wait for the next batch: nothing is written before it.
+    expect(await counts.store.read("2026-12-07", "2026-12-07")).toEqual([]);
+    await counts.flush();
     const rows = await counts.store.read("2026-12-07", "2026-12-07");
     expect(rows).toEqual(
       expect.arrayContaining([

@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -129,6 +129,53 @@ test.describe("process", { tag: "@process" }, () => {
       expect(server.output()).toMatch(/^shutdown: done; exiting \d+ ms after SIGTERM$/m);
     } finally {
       await server.stop();
+    }
+  });
+
+  test("SIGTERM writes what the last beacons brought (metrics, a landing's visit) before the server exits 0", async ({
+    serverNode,
+  }) => {
+    const folder = mkdtempSync(join(tmpdir(), "beacon-batch-"));
+    const server = await startServer({
+      node: serverNode,
+      env: { ENQUIRY_STORE_DIR: folder, ENQUIRY_OUTBOX: join(folder, "enquiries.jsonl") },
+    });
+    try {
+      // Answered at once, written with the next batch: here, the one the stop writes.
+      for (const value of [1200, 1300, 1400]) {
+        const response = await fetch(`${server.url}/vitals`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            route: "/",
+            device: "mobile",
+            navigationType: "navigate",
+            metrics: [{ name: "LCP", value, rating: "good" }],
+            landing: {
+              source: "newsletter",
+              medium: "email",
+              campaign: "last-batch",
+              click: null,
+              host: null,
+            },
+          }),
+        });
+        expect(response.status).toBe(202);
+      }
+      const exited = once(server.process, "exit");
+      server.process.kill("SIGTERM");
+      expect(await exited).toEqual([0, null]);
+      const metrics = readFileSync(join(folder, "vitals.jsonl"), "utf8").trim().split("\n");
+      expect(metrics.map((line) => JSON.parse(line).value)).toEqual([1200, 1300, 1400]);
+      const campaigns = join(folder, "campaigns");
+      const visits = readdirSync(campaigns)
+        .filter((name) => name.endsWith(".log"))
+        .flatMap((name) => readFileSync(join(campaigns, name), "utf8").trim().split("\n"))
+        .filter((line) => line.includes('"last-batch"') && line.includes('"visits"'));
+      expect(visits).toHaveLength(3);
+    } finally {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

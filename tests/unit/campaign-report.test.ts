@@ -33,6 +33,23 @@ describe("the campaign counts' days", () => {
     expect(dayIn(new Date("2026-12-06T20:00:00Z"), "Europe/London")).toBe("2026-12-06");
   });
 
+  it("turns the day at midnight to the second, each time zone apart, though it formats once a minute", () => {
+    // Midnight in India is 18:30 UTC; the last second before it, then the first after, then back.
+    const moments = [
+      "2026-12-06T18:29:00Z",
+      "2026-12-06T18:29:59Z",
+      "2026-12-06T18:30:00Z",
+      "2026-12-06T18:29:30Z",
+    ];
+    expect(moments.map((at) => dayIn(new Date(at), "Asia/Kolkata"))).toEqual([
+      "2026-12-06",
+      "2026-12-06",
+      "2026-12-07",
+      "2026-12-06",
+    ]);
+    expect(moments.map((at) => dayIn(new Date(at), "UTC"))).toEqual(Array(4).fill("2026-12-06"));
+  });
+
   it("moves across months and leap days, and knows a real day", () => {
     expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
     expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
