@@ -1,9 +1,17 @@
 /** The campaign counts in PostgreSQL: the `campaign_counts` table, one row per day, landing page and campaign. */
 import type { PoolClient } from "pg";
-import { addDays, type CountEvent, type Grouping, RETENTION_DAYS, rowsOf } from "~/campaigns/counts";
+import {
+  addDays,
+  type CountEvent,
+  type CountRow,
+  type Grouping,
+  RETENTION_DAYS,
+  rowsOf,
+} from "~/campaigns/counts";
 import type { CampaignCountStore } from "~/campaigns/store.server";
 import type { Database } from "~/db/database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
+import { rowChunks } from "~/db/row-chunks";
 import { within } from "~/db/within.server";
 
 /** How long a beacon's answer waits for its count; a late one still lands. */
@@ -22,9 +30,8 @@ const COUNTER_COLUMNS = {
 const nullable = (value: string | number | undefined) =>
   value === undefined || value === "" ? null : String(value);
 
-/** A statement adding `events` to their rows (one upsert, each key once), with its values. */
-function upsertOf(events: readonly CountEvent[]): { text: string; values: unknown[] } {
-  const rows = rowsOf(events);
+/** A statement adding `rows` to theirs (one upsert, each key once), with its values. */
+function upsertOf(rows: readonly CountRow[]): { text: string; values: unknown[] } {
   const counters = Object.entries(COUNTER_COLUMNS);
   const width = KEY_COLUMNS.length + counters.length;
   const values: unknown[] = [];
@@ -53,7 +60,7 @@ function upsertOf(events: readonly CountEvent[]): { text: string; values: unknow
  */
 export async function countIn(client: PoolClient, events: readonly CountEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const { text, values } = upsertOf(events);
+  const { text, values } = upsertOf(rowsOf(events));
   await client.query("SAVEPOINT campaign_count");
   try {
     await client.query(text, values);
@@ -64,8 +71,9 @@ export async function countIn(client: PoolClient, events: readonly CountEvent[])
 }
 
 /**
- * Counts for every replica together. Each event is one upsert (ON CONFLICT … DO UPDATE), so
- * replicas add to one row under its row lock and never count an event twice. While the
+ * Counts for every replica together. Events are added to their rows by upserts (ON CONFLICT …
+ * DO UPDATE), each key once per statement, so replicas add to one row under its row lock and
+ * never count an event twice. While the
  * database is unreachable, events are not counted (the database's own line says it is down).
  */
 export function createPostgresCampaignStore(database: Database, log = console.error): CampaignCountStore {
@@ -74,8 +82,13 @@ export function createPostgresCampaignStore(database: Database, log = console.er
     async add(events) {
       if (events.length === 0) return true;
       if (database.state().status !== "ok") return false;
-      const { text, values } = upsertOf(events);
-      const added = database.query(text, values).then(
+      // A batch's events summed by key first, then a statement per ROWS_PER_STATEMENT rows.
+      const added = (async () => {
+        for (const chunk of rowChunks(rowsOf(events))) {
+          const { text, values } = upsertOf(chunk);
+          await database.query(text, values);
+        }
+      })().then(
         () => {
           failing = false;
           return true;

@@ -89,8 +89,26 @@ export function createFolderVitalsStore(options: {
   /** Where this process's last write to the current file ended: it needs no check for a torn line. */
   let ownEnd: number | undefined;
 
+  /** Writes a batch, in parts of at most `maxBytes` (a second of beacons can pass a small limit). */
   async function write(records: (VitalsRecord | TapRecord)[]): Promise<boolean> {
-    const text = records.map((record) => `${JSON.stringify(record)}\n`).join("");
+    let written = true;
+    let part: string[] = [];
+    let partBytes = 0;
+    for (const record of records) {
+      const line = `${JSON.stringify(record)}\n`;
+      const bytes = Buffer.byteLength(line);
+      if (part.length > 0 && partBytes + bytes > maxBytes) {
+        written = (await writePart(part.join(""))) && written;
+        part = [];
+        partBytes = 0;
+      }
+      part.push(line);
+      partBytes += bytes;
+    }
+    return part.length === 0 ? written : (await writePart(part.join(""))) && written;
+  }
+
+  async function writePart(text: string): Promise<boolean> {
     const bytes = Buffer.byteLength(text);
     if (bytes > maxBytes) return false;
     try {

@@ -1,6 +1,7 @@
 /** The PostgreSQL field metrics store: the `vitals` table, behind the field metrics store contract. */
 import type { Database } from "~/db/database.server";
 import { describeDatabaseError } from "~/db/error-words.server";
+import { rowChunks } from "~/db/row-chunks";
 import { within } from "~/db/within.server";
 import type { TapRecord, VitalsRecord } from "~/vitals/metrics";
 import { RETENTION_MS, type VitalsStore } from "~/vitals/store.server";
@@ -17,32 +18,37 @@ const APPEND_WAIT_MS = 2_000;
  */
 export function createPostgresVitalsStore(database: Database, log = console.error): VitalsStore {
   let failing = false;
+  const insert = (records: (VitalsRecord | TapRecord)[]) => {
+    const values: unknown[] = [];
+    const rows = records.map((record, index) => {
+      values.push(
+        record.at,
+        record.route,
+        record.device,
+        record.nav,
+        record.metric,
+        record.value,
+        record.rating,
+        record.cores,
+        record.memoryGb,
+        "campaign" in record ? record.campaign : null,
+      );
+      const first = index * 10;
+      return `(${Array.from({ length: 10 }, (_, column) => `$${first + column + 1}`).join(", ")})`;
+    });
+    return database.query(
+      `INSERT INTO vitals (at, route, device, nav, metric, value, rating, cores, memory_gb, campaign) VALUES ${rows.join(", ")}`,
+      values,
+    );
+  };
   return {
     async append(records: (VitalsRecord | TapRecord)[]) {
       if (records.length === 0) return true;
       if (database.state().status !== "ok") return false;
-      const values: unknown[] = [];
-      const rows = records.map((record, index) => {
-        values.push(
-          record.at,
-          record.route,
-          record.device,
-          record.nav,
-          record.metric,
-          record.value,
-          record.rating,
-          record.cores,
-          record.memoryGb,
-          "campaign" in record ? record.campaign : null,
-        );
-        const first = index * 10;
-        return `(${Array.from({ length: 10 }, (_, column) => `$${first + column + 1}`).join(", ")})`;
-      });
-      const inserted = database
-        .query(
-          `INSERT INTO vitals (at, route, device, nav, metric, value, rating, cores, memory_gb, campaign) VALUES ${rows.join(", ")}`,
-          values,
-        )
+      // A batch of beacons is a statement per ROWS_PER_STATEMENT rows.
+      const inserted = (async () => {
+        for (const chunk of rowChunks(records)) await insert(chunk);
+      })()
         .then(() => {
           failing = false;
           return true;

@@ -85,6 +85,16 @@ for (const [name, make] of Object.entries(stores)) {
       expect(await store.read("2026-12-08", "2026-12-31")).toHaveLength(1);
     });
 
+    it("counts a batch of more keys than one statement can bind, whole", async () => {
+      const store = await make();
+      // 7,000 keys of 12 values each: past PostgreSQL's 65,535 parameters for one statement.
+      const events = Array.from({ length: 7_000 }, (_, index) => visit("2026-12-07", `campaign-${index}`));
+      expect(await store.add(events)).toBe(true);
+      const rows = await store.read("2026-12-07", "2026-12-07");
+      expect(rows).toHaveLength(7_000);
+      expect(rows.reduce((sum, row) => sum + row.visits, 0)).toBe(7_000);
+    });
+
     it("sums by campaign and day, or by landing page over the days, for the report", async () => {
       const store = await make();
       const on = (day: string, route: string, host: string | null) => ({

@@ -140,6 +140,21 @@ const beacon: Beacon = {
 };
 
 describe("field metrics with DATABASE_URL", () => {
+  test("a batch of more rows than one statement can bind is written whole", async () => {
+    const { databases } = await replicas(1);
+    const store = createPostgresVitalsStore(databases[0] as Database);
+    const now = new Date();
+    // 7,000 rows of 10 values each: past PostgreSQL's 65,535 parameters for one statement.
+    const batch = Array.from({ length: 3_500 }, () => recordsOf(beacon, now)).flat();
+    expect(await store.append(batch)).toBe(true);
+    const records = await readPostgresRecords(
+      databases[0] as Database,
+      new Date(now.getTime() - RETENTION_MS),
+    );
+    expect(records).toHaveLength(7_000);
+    await stopAll(databases);
+  });
+
   test("two replicas' visitors are summarised together, with the device's capacity when reported", async () => {
     const { databases } = await replicas(2);
     const [a, b] = databases.map((database) => createPostgresVitalsStore(database)) as [

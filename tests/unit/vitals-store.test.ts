@@ -95,6 +95,20 @@ describe("createFolderVitalsStore", () => {
     expect(lines().length + lines(PREVIOUS_VITALS_FILE).length).toBeLessThan(60);
   });
 
+  it("writes a batch larger than its cap in parts, rotating between them: the newest lines are kept, whole", async () => {
+    const store = createFolderVitalsStore({ dir, maxBytes: 1000 });
+    const batch = Array.from({ length: 30 }, (_, index) =>
+      recordsOf({ ...beacon, metrics: [{ name: "LCP", value: 1000 + index, rating: "good" }] }, new Date()),
+    ).flat();
+    expect(await store.append(batch)).toBe(true);
+    expect(statSync(join(dir, VITALS_FILE)).size).toBeLessThanOrEqual(1000);
+    expect(statSync(join(dir, PREVIOUS_VITALS_FILE)).size).toBeLessThanOrEqual(1000);
+    const kept = [...lines(PREVIOUS_VITALS_FILE), ...lines()].map((line) => JSON.parse(line).value);
+    // The two files hold the batch's last lines, in order, up to its last.
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, index) => 1030 - kept.length + index));
+  });
+
   it("ages metrics out: nothing is kept past the retention period, even without new beacons", async () => {
     const start = Date.parse("2025-06-01T00:00:00Z");
     let time = start;
