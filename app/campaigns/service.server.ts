@@ -13,21 +13,11 @@ import type { Env } from "~/env.server";
 import { createBatchedWrites } from "~/http/batched-writes.server";
 import type { CampaignFields } from "~/lead-parts/campaign-fields";
 import type { LeadCounting } from "~/leads/lead-service.server";
+import type { BeaconCounting } from "~/vitals/beacon.server";
 
-export interface CampaignCounts {
+/** A beacon's visit and tap (~/vitals/beacon.server: BeaconCounting), and what the rest of the server counts. */
+export interface CampaignCounts extends BeaconCounting {
   readonly store: CampaignCountStore;
-  /**
-   * Counts a visit that landed on `route` from `fields`' campaign, within the landing limits:
-   * `counted`, or `dropped` (the limit's own count goes up instead), or `off`. A beacon's counts
-   * are queued for the next write (~/http/batched-writes.server); `flush` writes them now.
-   */
-  countLanding(
-    route: string,
-    fields: Partial<Record<keyof CampaignFields, unknown>>,
-    client: string | null,
-  ): Promise<"counted" | "dropped" | "off">;
-  /** Counts a tap on a "Chat on WhatsApp" link of `route`; false when the queue is full. */
-  countTap(route: string, fields: Partial<Record<keyof CampaignFields, unknown>>): boolean;
   /** Writes the beacons' counts queued so far (the server does as it stops). */
   flush(): Promise<void>;
   /** How a lead store counts a lead it has just stored (an enquiry, or one quarantined), once. */

@@ -16,11 +16,17 @@ export type BeaconStatus = 202 | 400 | 413 | 429;
 
 /** How a landing's visit and a tap are counted: ~/campaigns/service.server's CampaignCounts. */
 export interface BeaconCounting {
+  /**
+   * Counts a visit that landed on `route` from `fields`' campaign, within the landing limits:
+   * `counted`, or `dropped` (the limit's own count goes up instead), or `off`. A beacon's counts
+   * are queued for the next write (~/http/batched-writes.server).
+   */
   countLanding(
     route: string,
     fields: Partial<Record<keyof CampaignFields, unknown>>,
     client: string | null,
   ): Promise<"counted" | "dropped" | "off">;
+  /** Counts a tap on a "Chat on WhatsApp" link of `route`; false when the queue is full. */
   countTap(route: string, fields: Partial<Record<keyof CampaignFields, unknown>>): boolean;
 }
 

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 // No browser here: the plain runner, not the page fixtures.
 import { expect } from "@playwright/test";
+import { postLanding } from "../support/beacons";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { processTest as test } from "../support/fixtures";
 import { startPostgres } from "../support/postgres";
@@ -247,17 +248,7 @@ test("the image's files, installed and started as its CMD starts them, serve the
         .toMatch(/\/privacy-policy\s+desktop\s+LCP\s+1234 ms\s+good\s+1\b/);
 
       // A landing's campaign is counted in the same volume, and the image's `npm run report` has it.
-      const landing = await fetch(`${server.url}/vitals`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({
-          route: "/",
-          device: "mobile",
-          navigationType: "navigate",
-          metrics: [],
-          landing: { source: "newsletter", medium: "email", campaign: "image", click: null, host: null },
-        }),
-      });
+      const landing = await postLanding(server.url, "image");
       expect(landing.status).toBe(202);
       const campaigns = async () =>
         JSON.parse(

@@ -4,6 +4,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { postLanding } from "../support/beacons";
 import { enquiryBody, validEnquiry } from "../support/enquiry-page";
 import { expect, test } from "../support/fixtures";
 import { readLeads } from "../support/lead-fixtures";
@@ -143,23 +144,9 @@ test.describe("process", { tag: "@process" }, () => {
     try {
       // Answered at once, written with the next batch: here, the one the stop writes.
       for (const value of [1200, 1300, 1400]) {
-        const response = await fetch(`${server.url}/vitals`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({
-            route: "/",
-            device: "mobile",
-            navigationType: "navigate",
-            metrics: [{ name: "LCP", value, rating: "good" }],
-            landing: {
-              source: "newsletter",
-              medium: "email",
-              campaign: "last-batch",
-              click: null,
-              host: null,
-            },
-          }),
-        });
+        const response = await postLanding(server.url, "last-batch", [
+          { name: "LCP", value, rating: "good" },
+        ]);
         expect(response.status).toBe(202);
       }
       const exited = once(server.process, "exit");
