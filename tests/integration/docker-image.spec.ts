@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { once } from "node:events";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -277,7 +278,15 @@ test("the image's files, installed and started as its CMD starts them, serve the
           () => "unhealthy",
         );
       expect(await check(server.port)).toBe("healthy");
-      expect(await check(await freePort())).toBe("unhealthy");
+      // No server answers on this port, held meanwhile so that no other test's server takes it:
+      // every connection is dropped.
+      const silent = createNetServer((socket) => socket.destroy()).listen(0, "127.0.0.1");
+      await once(silent, "listening");
+      try {
+        expect(await check((silent.address() as AddressInfo).port)).toBe("unhealthy");
+      } finally {
+        silent.close();
+      }
 
       // `docker stop` sends SIGTERM, then SIGKILL after 10 s: with no client holding it up the
       // server must exit by itself, its drain done, not ended by its own 10 s deadline.
