@@ -71,9 +71,6 @@ export function createFolderCampaignStore(options: {
     return run;
   };
 
-  /** Where this process's last append to a day's log ended (the days being written: today, maybe yesterday). */
-  const ownEnds = new Map<string, number>();
-
   const append = async (day: string, events: readonly CountEvent[]) => {
     const name = `${day}.log`;
     const lines = events.map((event) => {
@@ -98,11 +95,7 @@ export function createFolderCampaignStore(options: {
         full = day;
         return;
       }
-      if (ownEnds.size > 3) ownEnds.clear();
-      ownEnds.set(day, await appendLines(handle, size, lines.join(""), ownEnds.get(day)));
-    } catch (error) {
-      ownEnds.delete(day);
-      throw error;
+      await appendLines(handle, size, lines.join(""));
     } finally {
       await handle.close();
     }
@@ -190,7 +183,6 @@ export function createFolderCampaignStore(options: {
     await rename(temporary, join(folder, `${day}.json`));
     await fsyncFolder(folder);
     await unlink(join(folder, `${day}.log`));
-    ownEnds.delete(day);
   };
 
   /**

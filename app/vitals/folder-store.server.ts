@@ -76,7 +76,6 @@ export function createFolderVitalsStore(options: {
   async function rotate(): Promise<void> {
     await rename(current, previous);
     segmentStart = undefined;
-    ownEnd = undefined;
   }
 
   /** Whether the current file, at `size` bytes with `adding` more, is to be rotated first. */
@@ -85,9 +84,6 @@ export function createFolderVitalsStore(options: {
     const start = await startOfCurrent();
     return size + adding > maxBytes || (start !== null && now() - start >= SEGMENT_MS);
   }
-
-  /** Where this process's last write to the current file ended: it needs no check for a torn line. */
-  let ownEnd: number | undefined;
 
   /** Writes a batch, in parts of at most `maxBytes` (a second of beacons can pass a small limit). */
   async function write(records: (VitalsRecord | TapRecord)[]): Promise<boolean> {
@@ -121,14 +117,13 @@ export function createFolderVitalsStore(options: {
           ({ handle, size } = fresh);
         }
         if (size === 0) segmentStart = now();
-        ownEnd = await appendLines(handle, size, text, ownEnd);
+        await appendLines(handle, size, text);
       } finally {
         await handle.close();
       }
       failing = false;
       return true;
     } catch (error) {
-      ownEnd = undefined;
       return fail(error);
     }
   }

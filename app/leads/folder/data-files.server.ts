@@ -59,17 +59,11 @@ export async function openForAppend(
 
 /**
  * Appends `text` (whole lines) at `size` and syncs the data: a file that does not end its last
- * line (a write torn by a crash) gets a line break first, unless `size` is `ownEnd`, where this
- * process's last append to it ended. Resolves where this append ends.
+ * line (a write torn by a crash) gets a line break first. Resolves where this append ends.
  */
-export async function appendLines(
-  handle: FileHandle,
-  size: number,
-  text: string,
-  ownEnd?: number,
-): Promise<number> {
+export async function appendLines(handle: FileHandle, size: number, text: string): Promise<number> {
   let prefix = "";
-  if (size > 0 && size !== ownEnd) {
+  if (size > 0) {
     const { buffer } = await handle.read({ buffer: Buffer.alloc(1), position: size - 1 });
     if (buffer[0] !== 0x0a) prefix = "\n";
   }
