@@ -4,7 +4,7 @@
  * compacted days of a month rolled up as the report reads them into `campaigns/<YYYY-MM>.json`.
  */
 import type { Dirent } from "node:fs";
-import { open, readdir, rename, unlink } from "node:fs/promises";
+import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
   addDays,
@@ -30,8 +30,8 @@ import {
   writeRollUp,
 } from "~/campaigns/month-roll-up.server";
 import type { CampaignCountStore } from "~/campaigns/store.server";
-import { appendLines, openForAppend, REWRITE_FLAGS, readRegularFile } from "~/leads/folder/data-files.server";
-import { fsyncFolder } from "~/leads/folder/writes.server";
+import { appendLines, openForAppend, readRegularFile } from "~/leads/folder/data-files.server";
+import { writeFileWhole } from "~/leads/folder/writes.server";
 
 /** A day's file: its log of events, or its compacted rows. */
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.(log|json)$/;
@@ -169,19 +169,10 @@ export function createFolderCampaignStore(options: {
     return rolled && rolled.file === file ? rolled : null;
   };
 
-  /** Writes `day`'s rows to its `.json` (a temporary file fsync'd and renamed), then removes its log. */
+  /** Writes `day`'s rows to its `.json` whole (~/leads/folder/writes.server: writeFileWhole), then removes its log. */
   const compact = async (day: string) => {
     const rows = await readDay(day);
-    const temporary = join(folder, `.${day}.json.tmp`);
-    const handle = await open(temporary, REWRITE_FLAGS, 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(rows.map(lineOf)));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, join(folder, `${day}.json`));
-    await fsyncFolder(folder);
+    await writeFileWhole(folder, `${day}.json`, JSON.stringify(rows.map(lineOf)));
     await unlink(join(folder, `${day}.log`));
   };
 

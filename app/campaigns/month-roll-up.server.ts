@@ -5,11 +5,11 @@
  * hundreds of day files; a day whose file has changed since is read from its file again.
  * Why: docs/decisions/053-month-roll-ups.md.
  */
-import { lstat, open, rename } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { type CountRow, groupRows } from "~/campaigns/counts";
-import { REWRITE_FLAGS, readRegularFile } from "~/leads/folder/data-files.server";
-import { fsyncFolder } from "~/leads/folder/writes.server";
+import { readRegularFile } from "~/leads/folder/data-files.server";
+import { writeFileWhole } from "~/leads/folder/writes.server";
 
 /** A month's file: `2026-11.json` (a day's is `2026-11-01.json`). */
 export const MONTH_FILE = /^(\d{4}-(?:0[1-9]|1[0-2]))\.json$/;
@@ -78,7 +78,7 @@ function rolledDayOf(day: string, month: string, value: unknown, format: RowForm
   return rolled as RolledDay;
 }
 
-/** Writes the month's roll-up whole or not at all: a temporary file fsync'd, renamed, the folder fsync'd. */
+/** Writes the month's roll-up whole or not at all (~/leads/folder/writes.server: writeFileWhole). */
 export async function writeRollUp(folder: string, month: string, rollUp: RollUp, format: RowFormat) {
   const days = Object.fromEntries(
     [...rollUp]
@@ -92,14 +92,5 @@ export async function writeRollUp(folder: string, month: string, rollUp: RollUp,
         },
       ]),
   );
-  const temporary = join(folder, `.${month}.json.tmp`);
-  const handle = await open(temporary, REWRITE_FLAGS, 0o600);
-  try {
-    await handle.writeFile(JSON.stringify(days));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, join(folder, `${month}.json`));
-  await fsyncFolder(folder);
+  await writeFileWhole(folder, `${month}.json`, JSON.stringify(days));
 }

@@ -25,10 +25,6 @@ export async function readRegularFile(path: string): Promise<string | null> {
   }
 }
 
-/** Writing a file afresh (a temporary one, renamed into place after): never through a link. */
-export const REWRITE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /** Never blocks (a FIFO), never follows a symbolic link; read too, for the last byte. */
 const APPEND_FLAGS =
   constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
